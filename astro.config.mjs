@@ -1,0 +1,21 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import mdx from '@astrojs/mdx';
+import { buildIntegration } from './src/server/build-integration.ts';
+
+const port = Number(process.env.PORT ?? 4321);
+
+export default defineConfig({
+  site: process.env.PUBLIC_SITE_URL ?? `http://localhost:${port}`,
+  output: 'static',
+  adapter: node({ mode: 'standalone' }),
+  integrations: [react(), mdx(), buildIntegration()],
+  session: false,
+  server: { port, host: '127.0.0.1' },
+  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  vite: {
+    ssr: { external: ['@electric-sql/pglite', 'firebase-admin', 'postgres'] },
+  },
+});

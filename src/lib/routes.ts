@@ -1,0 +1,358 @@
+/**
+ * Every route of the product (SPEC §2) in one typed module, so the header, the footer, the route
+ * guards and the link checker never disagree about what exists.
+ */
+
+export interface NavLink {
+  href: string;
+  label: string;
+  /** Shown only to users whose `legacy` flag is set. */
+  legacy?: boolean;
+  /** Opens another site. */
+  external?: boolean;
+}
+
+export interface NavGroup {
+  title: string;
+  links: readonly NavLink[];
+}
+
+export const SITE_NAME = 'Tickerlake';
+export const COPYRIGHT_YEARS = '2017-2025';
+export const PROFESSIONAL_NETWORK_URL = 'https://www.linkedin.com/company/tickerlake';
+
+export const DATASETS = [
+  { id: 'market-data-real-time', label: 'Real-Time Market Data' },
+  { id: 'market-data-historic', label: 'Historical Market Data' },
+  { id: 'fundamental-financial-statements', label: 'Financial Statements' },
+  { id: 'indexes', label: 'Indexes' },
+  { id: 'economics', label: 'Economics' },
+  { id: 'company-profile', label: 'Company Profiles' },
+  { id: 'analyst-estimates-targets', label: 'Analyst Estimates & Targets' },
+  { id: 'earnings-call-transcripts', label: 'Earnings Call Transcripts' },
+  { id: 'search-directory', label: 'Search & Directory' },
+  { id: 'calendars', label: 'Calendars' },
+  { id: 'form-13f', label: 'Form 13F' },
+  { id: 'advanced', label: 'Advanced Data' },
+  { id: 'crypto', label: 'Crypto' },
+  { id: 'forex', label: 'Forex' },
+  { id: 'commodity', label: 'Commodities' },
+  { id: 'ownership-senate-insider', label: 'Ownership, Senate & Insider' },
+  { id: 'esg', label: 'ESG' },
+] as const;
+
+export type DatasetId = (typeof DATASETS)[number]['id'];
+
+export const datasetPath = (id: DatasetId): string => `/datasets/${id}`;
+
+export const DATASETS_MENU: readonly NavLink[] = DATASETS.map((d) => ({ href: datasetPath(d.id), label: d.label }));
+
+export const DOCUMENTATION_MENU: readonly NavGroup[] = [
+  {
+    title: 'API',
+    links: [
+      { href: '/developer/docs', label: 'API Documentation' },
+      { href: '/playground', label: 'API Viewer' },
+      { href: '/developer/docs/legacy', label: 'API Documentation', legacy: true },
+      { href: '/playground/legacy', label: 'API Viewer', legacy: true },
+      { href: '/developer/docs/status/', label: 'Status' },
+      { href: '/developer/docs/changelog/', label: 'Changelog' },
+      { href: '/developer/docs/cycle-times-stable/', label: 'Cycle Times' },
+      { href: '/developer/docs/cycle-times/', label: 'Cycle Times (legacy)' },
+      { href: '/faqs', label: 'FAQs' },
+    ],
+  },
+  {
+    title: 'Formulas',
+    links: [
+      { href: '/developer/docs/formula', label: 'Formulas' },
+      { href: '/developer/docs/parsing-statements', label: 'Parsing Statements' },
+      { href: '/developer/docs/dcf-formula', label: 'DCF Formula' },
+      { href: '/developer/docs/piotroski-score', label: 'Piotroski Score' },
+      { href: '/developer/docs/owner-earnings', label: 'Owner Earnings' },
+      { href: '/developer/docs/recommendations-formula', label: 'Recommendations Formula' },
+    ],
+  },
+  {
+    title: 'Spreadsheets & integrations',
+    links: [
+      { href: '/developer/docs/excel-add-on', label: 'Excel Add-On' },
+      { href: '/developer/docs/excel-add-on-explorer', label: 'Excel Add-On Explorer' },
+      { href: '/developer/docs/resources/', label: 'Third-Party Integrations' },
+      { href: '/help-center', label: 'Help Center' },
+    ],
+  },
+];
+
+export const PRICING_MENU: readonly NavLink[] = [
+  { href: '/developer/docs/pricing', label: 'Personal use' },
+  { href: '/developer/docs/pricing?planType=commercial', label: 'Commercial use' },
+];
+
+export const AUTH_LINKS = {
+  signIn: '/login',
+  signUp: '/register',
+  dashboard: '/developer/docs/dashboard',
+  admin: '/developer/docs/admin',
+  linkUser: '/profile-link',
+  pricing: '/developer/docs/pricing',
+  forgotPassword: '/forgotpassword',
+  terms: '/terms-of-service',
+  privacy: '/privacy-policy',
+} as const;
+
+export const FOOTER_GROUPS: readonly NavGroup[] = [
+  {
+    title: 'API',
+    links: [
+      { href: '/developer/docs', label: 'Documentation' },
+      { href: '/developer/docs/pricing', label: 'Pricing' },
+      { href: '/playground/stable', label: 'API Viewer' },
+      { href: '/developer/docs/status/', label: 'Status' },
+      { href: '/developer/docs/changelog/', label: 'Changelog' },
+      { href: '/faqs', label: 'FAQs' },
+      { href: '/developer/docs/cycle-times-stable/', label: 'Cycle Times' },
+      { href: '/help-center', label: 'Help Center' },
+      { href: '/developer/docs/legacy-endpoints', label: 'Legacy Endpoints' },
+    ],
+  },
+  {
+    title: 'Company',
+    links: [
+      { href: '/blogs/', label: 'Blog' },
+      { href: '/market-news/', label: 'Market News' },
+      { href: '/careers', label: 'Careers' },
+      { href: '/affiliates', label: 'Affiliates' },
+      { href: '/contact', label: 'Contact' },
+      { href: PROFESSIONAL_NETWORK_URL, label: 'LinkedIn', external: true },
+    ],
+  },
+  {
+    title: 'Stock Screener',
+    links: [
+      { href: '/most-searched-stocks', label: 'Most Searched Stocks' },
+      { href: '/currencies', label: 'Currencies' },
+      { href: '/cryptocurrencies', label: 'Cryptocurrencies' },
+      { href: '/market-indexes', label: 'Market Indexes' },
+      { href: '/top-stock-gainers', label: 'Top Gainers' },
+      { href: '/top-stock-losers', label: 'Top Losers' },
+      { href: '/top-stock-actives', label: 'Most Active' },
+      { href: '/sector-performance', label: 'Sector Performance' },
+      { href: '/search', label: 'Symbol Search' },
+    ],
+  },
+  {
+    title: 'Legal',
+    links: [
+      { href: '/terms-of-service', label: 'Terms of Service' },
+      { href: '/privacy-policy', label: 'Privacy Policy' },
+    ],
+  },
+];
+
+/** SPEC §2 route lists. Patterns use Astro's [param] and [...rest] syntax. */
+export const ROUTE_LISTS = {
+  dashboard: [
+    '/dashboard',
+    '/developer/docs/api-keys',
+    '/developer/docs/dashboard',
+    '/documentation',
+    '/developer/docs',
+    '/developer/docs/stable',
+    '/developer/docs/legacy',
+    '/developer/docs/settings',
+    '/developer/docs/invoices',
+    '/developer/docs/quickstart',
+    '/developer/docs/excel-add-on',
+  ],
+  auth: ['/login', '/register', '/forgotpassword', '/devauth', '/enterprise-info'],
+  playground: ['/playground'],
+  docsAndContent: [
+    '/developer/docs/legacy-endpoints',
+    '/developer/docs/stable/[...slug]',
+    '/developer/docs/[...slug]',
+    '/developer/docs/blog',
+    '/developer/docs/blog/[id]',
+    '/blogs',
+    '/discounted-cash-flow-blogs',
+    '/discounted-cash-flow-blogs/[id]',
+    '/education',
+    '/education/[...slug]',
+    '/how-to',
+    '/how-to/[id]',
+    '/market-news',
+    '/market-news/[id]',
+    '/datasets',
+    '/datasets/[id]',
+  ],
+} as const;
+
+export const SYMBOL_PAGES = [
+  'analysis',
+  'balance-sheet-data',
+  'balance-sheet-statement',
+  'cash-flow-statement',
+  'chart',
+  'commodity',
+  'company-profile',
+  'corporate-actions',
+  'cryptocurrency',
+  'discounted-cash-flow-model',
+  'discounted-cash-flow-model-levered',
+  'dupont-ratio-analysis',
+  'equity-value',
+  'financial-ratios',
+  'financial-statements',
+  'financial-statements-quarterly',
+  'financial-summary',
+  'forex',
+  'free-cash-flow',
+  'free-cash-flow-build-up',
+  'historical-data',
+  'historical-data-commodity',
+  'historical-data-crypto',
+  'historical-data-forex',
+  'historical-data-index',
+  'income-statement',
+  'index-summary',
+  'intangible-and-good-will-schedule',
+  'intrinsic-value',
+  'news',
+  'operating-data',
+  'profile',
+  'property-plant-and-equipment-schedule',
+  'retained-earning-statement',
+  'stock-value',
+  'terminal-value',
+  'transcripts',
+  'weighted-average-cost-of-capital',
+] as const;
+
+export type SymbolPage = (typeof SYMBOL_PAGES)[number];
+
+export const symbolPath = (page: SymbolPage, id: string): string => `/${page}/${encodeURIComponent(id)}`;
+
+export type AssetType = 'stock' | 'crypto' | 'index' | 'forex' | 'commodity';
+
+export interface SymbolTab {
+  page: SymbolPage;
+  label: string;
+}
+
+/** The tab set each asset type shows on its symbol pages (SPEC §2). */
+export const SYMBOL_TABS: Readonly<Record<AssetType, readonly SymbolTab[]>> = {
+  stock: [
+    { page: 'financial-summary', label: 'Overview' },
+    { page: 'profile', label: 'Profile' },
+    { page: 'financial-statements', label: 'Financial Statements' },
+    { page: 'financial-ratios', label: 'Financial Ratios' },
+    { page: 'chart', label: 'Chart' },
+    { page: 'analysis', label: 'Analysis' },
+    { page: 'news', label: 'News' },
+    { page: 'corporate-actions', label: 'Corporate Actions' },
+    { page: 'discounted-cash-flow-model', label: 'DCF' },
+  ],
+  crypto: [
+    { page: 'cryptocurrency', label: 'Overview' },
+    { page: 'chart', label: 'Chart' },
+    { page: 'historical-data-crypto', label: 'Historical Data' },
+  ],
+  index: [
+    { page: 'index-summary', label: 'Overview' },
+    { page: 'chart', label: 'Chart' },
+    { page: 'historical-data-index', label: 'Historical Data' },
+  ],
+  forex: [
+    { page: 'forex', label: 'Overview' },
+    { page: 'chart', label: 'Chart' },
+    { page: 'historical-data-forex', label: 'Historical Data' },
+  ],
+  commodity: [
+    { page: 'commodity', label: 'Overview' },
+    { page: 'chart', label: 'Chart' },
+    { page: 'historical-data-commodity', label: 'Historical Data' },
+  ],
+};
+
+/**
+ * Internal routes that are linked from the shell but whose pages are built by later work. The
+ * link checker accepts links to these (and only these) without a page; each finished page is
+ * removed from this list.
+ */
+export const PENDING_ROUTES: readonly string[] = [
+  '/affiliates',
+  '/blogs',
+  '/careers',
+  '/contact',
+  '/cryptocurrencies',
+  '/currencies',
+  '/datasets',
+  '/datasets/advanced',
+  '/datasets/analyst-estimates-targets',
+  '/datasets/calendars',
+  '/datasets/commodity',
+  '/datasets/company-profile',
+  '/datasets/crypto',
+  '/datasets/earnings-call-transcripts',
+  '/datasets/economics',
+  '/datasets/esg',
+  '/datasets/forex',
+  '/datasets/form-13f',
+  '/datasets/fundamental-financial-statements',
+  '/datasets/indexes',
+  '/datasets/market-data-historic',
+  '/datasets/market-data-real-time',
+  '/datasets/ownership-senate-insider',
+  '/datasets/search-directory',
+  '/developer/docs',
+  '/developer/docs/admin',
+  '/developer/docs/changelog',
+  '/developer/docs/cycle-times',
+  '/developer/docs/cycle-times-stable',
+  '/developer/docs/dashboard',
+  '/developer/docs/dcf-formula',
+  '/developer/docs/excel-add-on',
+  '/developer/docs/excel-add-on-explorer',
+  '/developer/docs/formula',
+  '/developer/docs/legacy',
+  '/developer/docs/legacy-endpoints',
+  '/developer/docs/owner-earnings',
+  '/developer/docs/parsing-statements',
+  '/developer/docs/piotroski-score',
+  '/developer/docs/pricing',
+  '/developer/docs/recommendations-formula',
+  '/developer/docs/resources',
+  '/developer/docs/status',
+  '/faqs',
+  '/forgotpassword',
+  '/help-center',
+  '/login',
+  '/market-indexes',
+  '/market-news',
+  '/most-searched-stocks',
+  '/playground',
+  '/playground/legacy',
+  '/playground/stable',
+  '/privacy-policy',
+  '/profile-link',
+  '/register',
+  '/search',
+  '/sector-performance',
+  '/terms-of-service',
+  '/top-stock-actives',
+  '/top-stock-gainers',
+  '/top-stock-losers',
+
+];
+
+/** The path part of an internal href, normalised (no query, no hash, no trailing slash except root). */
+export function normalizePath(href: string): string {
+  const path = href.split(/[?#]/)[0] ?? '/';
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/** Whether an internal link points to a route still waiting for its page. */
+export function isPending(href: string): boolean {
+  const target = normalizePath(href);
+  return PENDING_ROUTES.some((route) => normalizePath(route) === target);
+}

@@ -1,0 +1,106 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { readConfig } from '../config.ts';
+import * as schema from './schema.ts';
+
+/** One type for both drivers, so services never care which database they run on. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; without it the embedded PGlite is used. */
+  url?: string | undefined;
+  /** PostgreSQL schema to use for tables and the migration journal (isolates test runs). */
+  schema?: string;
+  /** PGlite data directory, or 'memory://' for a throwaway database. */
+  dataDir?: string;
+  migrationsDir: string;
+}
+
+/** Opens a database without touching the process-wide one (tests use several). */
+export function openDatabase(options: DatabaseOptions): Database {
+  const { migrationsDir } = options;
+  if (options.url) {
+    const searchPath = options.schema;
+    const client = postgres(options.url, {
+      max: 10,
+      onnotice: () => undefined,
+      ...(searchPath ? { connection: { search_path: searchPath } } : {}),
+    });
+    const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      migrate: () =>
+        migratePostgres(drizzlePostgres(client), {
+          migrationsFolder: migrationsDir,
+          ...(searchPath ? { migrationsSchema: searchPath } : {}),
+        }),
+      ping: async () => {
+        await db.execute(sql`select 1`);
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const dataDir = options.dataDir ?? 'memory://';
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const client = new PGlite(dataDir);
+  const pglite = drizzlePglite(client, { schema });
+  const db = pglite as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    migrate: () => migratePglite(pglite, { migrationsFolder: migrationsDir }),
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: () => client.close(),
+  };
+}
+
+// The site bundle and the data API server may load this module twice in one process; PGlite allows one
+// opener per data directory, so the open database is kept on globalThis under a registered symbol.
+const KEY = Symbol.for('market-data.database');
+const store = globalThis as typeof globalThis & { [KEY]?: Promise<Database> | undefined };
+
+/** The process-wide database, opened and migrated on first use. */
+export function getDatabase(): Promise<Database> {
+  const existing = store[KEY];
+  if (existing) return existing;
+  const config = readConfig();
+  const database = openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir === 'memory://' ? 'memory://' : path.join(config.dataDir, 'pglite'),
+    migrationsDir: config.migrationsDir,
+  });
+  const ready = database.migrate().then(() => database);
+  store[KEY] = ready;
+  ready.catch(() => {
+    store[KEY] = undefined;
+  });
+  return ready;
+}
+
+/** Closes the process-wide database, if one was opened. */
+export async function closeDatabase(): Promise<void> {
+  const existing = store[KEY];
+  if (!existing) return;
+  store[KEY] = undefined;
+  const database = await existing.catch(() => undefined);
+  await database?.close();
+}

@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { accountsApp } from '../../src/server/accounts-app.ts';
+import { closeDatabase } from '../../src/server/db/client.ts';
+import { dataApiApp } from '../../src/server/data-api/app.ts';
+
+const saved = { ...process.env };
+
+beforeEach(() => {
+  process.env.DATA_DIR = 'memory://';
+  delete process.env.DATABASE_URL;
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
+});
+
+afterEach(async () => {
+  await closeDatabase();
+  process.env = { ...saved };
+});
+
+describe('site health', () => {
+  it('says the process is alive without touching any dependency', async () => {
+    process.env.DATABASE_URL = 'postgres://127.0.0.1:1/nowhere';
+    const res = await accountsApp.request('/livez');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('is ready when the database and the identity provider answer', async () => {
+    const res = await accountsApp.request('/readyz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', checks: { database: 'ok', identity: 'ok' } });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers 503 naming the identity provider when it is unreachable', async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = '127.0.0.1:1';
+    const res = await accountsApp.request('/readyz');
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { status: string; reason: string; checks: Record<string, string> };
+    expect(body.status).toBe('unavailable');
+    expect(body.reason).toContain('Firebase Auth emulator at 127.0.0.1:1');
+    expect(body.checks).toEqual({ database: 'ok', identity: 'failing' });
+  });
+
+  it('answers 503 naming the database when it cannot be reached', async () => {
+    process.env.DATABASE_URL = 'postgres://127.0.0.1:1/nowhere';
+    const res = await accountsApp.request('/readyz');
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { reason: string; checks: Record<string, string> };
+    expect(body.reason).toMatch(/^database: /);
+    expect(body.checks.database).toBe('failing');
+  });
+
+  it('answers unknown API paths with a JSON 404 that names the path', async () => {
+    const res = await accountsApp.request('/no-such-thing', { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'No API route for POST /no-such-thing' });
+  });
+});
+
+describe('data API health', () => {
+  it('is alive and ready on the embedded database', async () => {
+    expect((await dataApiApp.request('/livez')).status).toBe(200);
+    const res = await dataApiApp.request('/readyz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+  });
+
+  it('answers an unknown endpoint in the FMP error shape with 404', async () => {
+    const res = await dataApiApp.request('/stable/no-such-endpoint');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ 'Error Message': 'Unknown endpoint /stable/no-such-endpoint' });
+  });
+});
