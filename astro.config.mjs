@@ -8,7 +8,7 @@ import { buildIntegration } from './src/server/build-integration.ts';
 const port = Number(process.env.PORT ?? 4321);
 
 export default defineConfig({
-  site: process.env.PUBLIC_SITE_URL ?? `http://localhost:${port}`,
+  site: process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321',
   output: 'static',
   adapter: node({ mode: 'standalone' }),
   integrations: [react(), mdx(), buildIntegration()],

@@ -58,7 +58,13 @@ export async function startAuthEmulator(options: {
     },
   );
   const host = `127.0.0.1:${port}`;
+  // If this process dies without stopping the emulator, do not leave it running.
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   const stop = async (): Promise<void> => {
+    process.off('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGINT');

@@ -60,6 +60,9 @@ export async function launchProduction(options: { quietEmulator?: boolean } = {}
     await emulator?.stop();
     throw error;
   }
+  // One render before the first visitor: it loads the page renderer, and lets Astro see that the
+  // pipeline in src/fetch.ts renders pages (otherwise an /api request first makes it warn wrongly).
+  await fetch(`${servers.siteUrl}/__warm-up`).catch(() => undefined);
   return {
     siteUrl: servers.siteUrl,
     dataApiUrl: servers.dataApiUrl,

@@ -23,7 +23,7 @@ export function sourceFingerprint(root: string = process.cwd(), env: NodeJS.Proc
   const parts: string[] = [];
   for (const input of INPUTS) walk(path.join(root, input), parts);
   const publicEnv = Object.keys(env)
-    .filter((k) => k.startsWith('PUBLIC_') || k === 'PORT')
+    .filter((k) => k.startsWith('PUBLIC_'))
     .sort()
     .map((k) => `${k}=${env[k]}`);
   return createHash('sha256').update(parts.join('\n')).update(publicEnv.join('\n')).digest('hex');

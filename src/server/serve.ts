@@ -33,11 +33,26 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-function close(server: Server): Promise<void> {
+/** Closes a server and drops its open connections. */
+export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
-    server.close(() => resolve());
+    server.close(() => {
+      resolve();
+    });
     server.closeAllConnections();
   });
+}
+
+/** The URL a person can open for a server bound to `host`. */
+export function displayUrl(host: string, port: number): string {
+  const shown = host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return `http://${shown}:${port}`;
+}
+
+/** Starts the market data API on its own port; resolves once it listens. */
+export async function startDataApi(host: string, port: number): Promise<{ server: Server; port: number }> {
+  const server = createAdaptorServer({ fetch: dataApiApp.fetch }) as Server;
+  return { server, port: await listen(server, port, host) };
 }
 
 /**
@@ -57,18 +72,16 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
         res.end('Internal server error');
       });
   });
-  const dataApi = createAdaptorServer({ fetch: dataApiApp.fetch }) as Server;
-  const dataApiPort = await listen(dataApi, options.dataApiPort, host);
+  const dataApi = await startDataApi(host, options.dataApiPort);
   const sitePort = await listen(site, options.sitePort, host).catch(async (error: unknown) => {
-    await close(dataApi);
+    await closeServer(dataApi.server);
     throw error;
   });
-  const shown = host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host;
   return {
-    siteUrl: `http://${shown}:${sitePort}`,
-    dataApiUrl: `http://${shown}:${dataApiPort}`,
+    siteUrl: displayUrl(host, sitePort),
+    dataApiUrl: displayUrl(host, dataApi.port),
     async stop() {
-      await Promise.all([close(site), close(dataApi)]);
+      await Promise.all([closeServer(site), closeServer(dataApi.server)]);
       await closeDatabase();
     },
   };
