@@ -45,7 +45,10 @@ export type DatasetId = (typeof DATASETS)[number]['id'];
 
 export const datasetPath = (id: DatasetId): string => `/datasets/${id}`;
 
-export const DATASETS_MENU: readonly NavLink[] = DATASETS.map((d) => ({ href: datasetPath(d.id), label: d.label }));
+export const DATASETS_MENU: readonly NavLink[] = DATASETS.map((d) => ({
+  href: datasetPath(d.id),
+  label: d.label,
+}));
 
 export const DOCUMENTATION_MENU: readonly NavGroup[] = [
   {
@@ -342,7 +345,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/top-stock-actives',
   '/top-stock-gainers',
   '/top-stock-losers',
-
 ];
 
 /** The path part of an internal href, normalised (no query, no hash, no trailing slash except root). */
