@@ -5,7 +5,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', '.astro/', '.data/', 'node_modules/', 'test-results/', 'playwright-report/', 'db/migrations/'],
+    ignores: [
+      'dist/',
+      '.astro/',
+      '.data/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'db/migrations/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

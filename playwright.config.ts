@@ -1,13 +1,13 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const sitePort = Number(process.env['E2E_SITE_PORT'] ?? 4351);
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const sitePort = Number(process.env.E2E_SITE_PORT ?? 4351);
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
   workers: 2,
-  retries: process.env['CI'] ? 1 : 0,
+  retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],

@@ -7,16 +7,16 @@ import { stopOnSignals } from './launch.ts';
 
 // Development: the Astro dev server, the data API, the database and the Auth emulator, all in this
 // process tree so that the embedded database is opened once.
-process.env['ASTRO_TELEMETRY_DISABLED'] = '1';
+process.env.ASTRO_TELEMETRY_DISABLED = '1';
 const config = readConfig();
 let emulator: AuthEmulator | undefined;
 try {
   if (!config.authEmulatorHost && config.firebaseProjectId.startsWith('demo-')) {
     emulator = await startAuthEmulator({
-      port: Number(process.env['FIREBASE_AUTH_EMULATOR_PORT'] ?? 9099),
+      port: Number(process.env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099),
       projectId: config.firebaseProjectId,
     });
-    process.env['FIREBASE_AUTH_EMULATOR_HOST'] = emulator.host;
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
   }
   await getDatabase();
   const dataApi = await startDataApi(config.host, config.dataApiPort);

@@ -6,12 +6,12 @@ import { ensureBuild, launchProduction, stopOnSignals } from './launch.ts';
 // The production build on ports of its own, with a throwaway database, so end-to-end runs never
 // touch a developer's running site or data.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-data-'));
-process.env['PORT'] = process.env['E2E_SITE_PORT'] ?? '4351';
-process.env['DATA_API_PORT'] = process.env['E2E_DATA_API_PORT'] ?? '4352';
-process.env['FIREBASE_AUTH_EMULATOR_PORT'] = process.env['E2E_AUTH_EMULATOR_PORT'] ?? '9699';
-process.env['DATA_DIR'] = dataDir;
-delete process.env['FIREBASE_AUTH_EMULATOR_HOST'];
-delete process.env['DATABASE_URL'];
+process.env.PORT = process.env.E2E_SITE_PORT ?? '4351';
+process.env.DATA_API_PORT = process.env.E2E_DATA_API_PORT ?? '4352';
+process.env.FIREBASE_AUTH_EMULATOR_PORT = process.env.E2E_AUTH_EMULATOR_PORT ?? '9699';
+process.env.DATA_DIR = dataDir;
+delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
+delete process.env.DATABASE_URL;
 
 try {
   ensureBuild();
@@ -22,7 +22,9 @@ try {
   });
   console.log(`e2e site at ${running.siteUrl}`);
 } catch (error) {
-  console.error(`Could not start the end-to-end site: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    `Could not start the end-to-end site: ${error instanceof Error ? error.message : String(error)}`,
+  );
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(1);
 }

@@ -11,7 +11,8 @@ export interface AuthEmulator {
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the Firebase Auth emulator exited with code ${child.exitCode}`);
+    if (child.exitCode !== null)
+      throw new Error(`the Firebase Auth emulator exited with code ${child.exitCode}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
       if (res.ok) return;

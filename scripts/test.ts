@@ -19,7 +19,7 @@ interface Step {
 
 const bin = (name: string): string => path.resolve('node_modules/.bin', name);
 const steps: Step[] = [];
-const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env['FORCE_COLOR'] ?? '1' };
+const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', FORCE_COLOR: process.env.FORCE_COLOR ?? '1' };
 
 function run(name: string, command: string, args: string[]): boolean {
   console.log(`\n▶ ${name}`);
@@ -35,14 +35,18 @@ function countVitest(file: string): Pick<Step, 'passed' | 'failed'> {
 
 function countPlaywright(file: string): Pick<Step, 'passed' | 'failed'> {
   if (!existsSync(file)) return { passed: 0, failed: 0 };
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as {
+    stats: { expected: number; unexpected: number; flaky: number };
+  };
   return { passed: report.stats.expected + report.stats.flaky, failed: report.stats.unexpected };
 }
 
 rmSync('test-results', { recursive: true, force: true });
 mkdirSync('test-results', { recursive: true });
 
-const lintOk = run('lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']);
+const lintOk =
+  run('lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']) &&
+  run('format (prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
 steps.push({ name: 'lint', ok: lintOk, passed: lintOk ? 1 : 0, failed: lintOk ? 0 : 1 });
 
 const typesOk = run('typecheck (astro check)', bin('astro'), ['check', '--minimumSeverity', 'warning']);
@@ -55,10 +59,17 @@ const vitestOk = run('unit and integration tests (vitest)', bin('vitest'), [
   '--outputFile.json=test-results/vitest.json',
 ]);
 const vitestCounts = countVitest('test-results/vitest.json');
-steps.push({ name: 'vitest', ok: vitestOk, ...vitestCounts, failed: vitestOk ? vitestCounts.failed : Math.max(1, vitestCounts.failed) });
+steps.push({
+  name: 'vitest',
+  ok: vitestOk,
+  ...vitestCounts,
+  failed: vitestOk ? vitestCounts.failed : Math.max(1, vitestCounts.failed),
+});
 
 if (!existsSync(CHROMIUM_PATH)) {
-  console.error(`\nChromium is missing at ${CHROMIUM_PATH}: install it with \`apt-get update && apt-get install -y chromium\`.`);
+  console.error(
+    `\nChromium is missing at ${CHROMIUM_PATH}: install it with \`apt-get update && apt-get install -y chromium\`.`,
+  );
   steps.push({ name: 'e2e', ok: false, passed: 0, failed: 1 });
 } else {
   let built = true;
@@ -72,14 +83,20 @@ if (!existsSync(CHROMIUM_PATH)) {
   if (built) {
     const e2eOk = run('end-to-end tests (playwright)', bin('playwright'), ['test']);
     const counts = countPlaywright('test-results/e2e.json');
-    steps.push({ name: 'e2e', ok: e2eOk, ...counts, failed: e2eOk ? counts.failed : Math.max(1, counts.failed) });
+    steps.push({
+      name: 'e2e',
+      ok: e2eOk,
+      ...counts,
+      failed: e2eOk ? counts.failed : Math.max(1, counts.failed),
+    });
   } else {
     steps.push({ name: 'e2e', ok: false, passed: 0, failed: 1 });
   }
 }
 
 console.log('');
-for (const step of steps) console.log(`${step.ok ? '✔' : '✘'} ${step.name}: ${step.passed} passed, ${step.failed} failed`);
+for (const step of steps)
+  console.log(`${step.ok ? '✔' : '✘'} ${step.name}: ${step.passed} passed, ${step.failed} failed`);
 const passed = steps.reduce((n, s) => n + s.passed, 0);
 const failed = steps.reduce((n, s) => n + s.failed, 0);
 console.log(`Summary: ${passed} passed, ${failed} failed`);

@@ -1,4 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
+import { exposeStores } from '../lib/stores/handle.ts';
 import { startRouteLoadingTracking } from '../lib/stores/ui.ts';
 import { AuthDialog } from './AuthDialog.tsx';
 import { FlashMessage } from './FlashMessage.tsx';
@@ -16,6 +17,7 @@ import { Snackbars } from './Snackbars.tsx';
 export function Overlays(): ReactNode {
   useEffect(() => {
     startRouteLoadingTracking();
+    exposeStores();
   }, []);
 
   return (

@@ -19,7 +19,10 @@ function walk(entry: string, out: string[]): void {
  * A fingerprint of everything a build depends on: the sources and the PUBLIC_* variables that
  * are inlined into the pages, so a changed setting also makes the build stale.
  */
-export function sourceFingerprint(root: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+export function sourceFingerprint(
+  root: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const parts: string[] = [];
   for (const input of INPUTS) walk(path.join(root, input), parts);
   const publicEnv = Object.keys(env)
@@ -40,7 +43,9 @@ export function buildStaleness(root: string = process.cwd()): string | undefined
   if (!existsSync(path.join(root, 'dist/server/entry.mjs')) || !existsSync(stamp)) return 'no build yet';
   try {
     const { fingerprint } = JSON.parse(readFileSync(stamp, 'utf8')) as { fingerprint?: string };
-    return fingerprint === sourceFingerprint(root) ? undefined : 'sources or PUBLIC_* settings changed since the last build';
+    return fingerprint === sourceFingerprint(root)
+      ? undefined
+      : 'sources or PUBLIC_* settings changed since the last build';
   } catch {
     return 'the build record is unreadable';
   }

@@ -6,7 +6,10 @@ import type { Check } from './identity.ts';
 export async function checkDatabase(timeoutMs = 2000): Promise<Check> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Check>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, reason: `database: no answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ok: false, reason: `database: no answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   const probe = getDatabase()
     .then((database) => database.ping())

@@ -16,7 +16,10 @@ export async function checkIdentityProvider(timeoutMs = 2000): Promise<Check> {
     await res.body?.cancel();
     return { ok: true };
   } catch (error) {
-    const detail = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'unreachable';
+    const detail =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs} ms`
+        : 'unreachable';
     return { ok: false, reason: `${name} ${detail}` };
   }
 }

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 
 test.describe('serving the built site', () => {
-  test('the site reports itself alive and ready with its database and identity provider', async ({ request }) => {
+  test('the site reports itself alive and ready with its database and identity provider', async ({
+    request,
+  }) => {
     expect((await request.get('/api/livez')).status()).toBe(200);
     const ready = await request.get('/api/readyz');
     expect(ready.status()).toBe(200);
@@ -10,7 +12,7 @@ test.describe('serving the built site', () => {
 
   test('the data API answers its own health checks on its own port', async ({ request, baseURL }) => {
     const dataApi = new URL(baseURL ?? '');
-    dataApi.port = process.env['E2E_DATA_API_PORT'] ?? '4352';
+    dataApi.port = process.env.E2E_DATA_API_PORT ?? '4352';
     const res = await request.get(new URL('/readyz', dataApi).href);
     expect(res.status()).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });

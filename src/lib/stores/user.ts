@@ -26,7 +26,11 @@ export interface UserData {
   intercomHash: string;
   tutorials: Record<string, boolean>;
   tutorialComplete: boolean;
-  portfolioTutorials: { editPortfolioCompletes: boolean; tabBtnCompletes: boolean; settingsCompletes: boolean };
+  portfolioTutorials: {
+    editPortfolioCompletes: boolean;
+    tabBtnCompletes: boolean;
+    settingsCompletes: boolean;
+  };
 }
 
 export interface UserState extends UserData {
