@@ -1,0 +1,141 @@
+import { expect, test } from '@playwright/test';
+import { DATASETS, DOCUMENTATION_MENU } from '../../src/lib/routes.ts';
+import { signInAs } from './fixtures.ts';
+
+const mainNav = (page: import('@playwright/test').Page) =>
+  page.getByRole('navigation', { name: 'Main' }).first();
+
+test.describe('header menus', () => {
+  test('a visitor opens Datasets and finds all 17 dataset pages in two columns', async ({ page }) => {
+    await page.goto('/');
+    const button = mainNav(page).getByRole('button', { name: 'Datasets' });
+    await button.click();
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    const panel = page.locator('#header-menu-datasets');
+    const links = panel.getByRole('link');
+    await expect(links).toHaveCount(17);
+    for (const [i, dataset] of DATASETS.entries()) {
+      await expect(links.nth(i)).toHaveAttribute('href', `/datasets/${dataset.id}`);
+    }
+    const columns = await panel
+      .locator('ul')
+      .first()
+      .evaluate((list) => getComputedStyle(list).gridTemplateColumns.split(' ').length);
+    expect(columns).toBe(2);
+
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    await expect(button).toBeFocused();
+  });
+
+  test('opening one menu closes the other, and the Pricing menu offers personal and commercial plans', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await mainNav(page).getByRole('button', { name: 'Datasets' }).click();
+    await mainNav(page).getByRole('button', { name: 'Pricing' }).click();
+    await expect(page.locator('#header-menu-datasets')).toBeHidden();
+    const pricing = page.locator('#header-menu-pricing');
+    await expect(pricing.getByRole('link', { name: 'Personal use' })).toHaveAttribute(
+      'href',
+      '/developer/docs/pricing',
+    );
+    await expect(pricing.getByRole('link', { name: 'Commercial use' })).toHaveAttribute(
+      'href',
+      '/developer/docs/pricing?planType=commercial',
+    );
+  });
+
+  test('the Documentation menu hides the legacy items from a visitor', async ({ page }) => {
+    await page.goto('/');
+    await mainNav(page).getByRole('button', { name: 'Documentation' }).click();
+    const panel = page.locator('#header-menu-documentation');
+    const expected = DOCUMENTATION_MENU.flatMap((g) => g.links).filter((l) => !l.legacy);
+    for (const link of expected) await expect(panel.locator(`a[href="${link.href}"]`)).toHaveCount(1);
+    await expect(panel.locator('a[href="/developer/docs/legacy"]')).toHaveCount(0);
+    await expect(panel.locator('a[href="/playground/legacy"]')).toHaveCount(0);
+  });
+
+  test('a user with the legacy flag also sees the two Legacy items', async ({ page }) => {
+    await signInAs(page, { username: 'lena', legacy: true });
+    await page.goto('/');
+    await mainNav(page).getByRole('button', { name: 'Documentation' }).click();
+    const panel = page.locator('#header-menu-documentation');
+    for (const href of ['/developer/docs/legacy', '/playground/legacy']) {
+      const link = panel.locator(`a[href="${href}"]`);
+      await expect(link).toBeVisible();
+      await expect(link).toContainText('Legacy');
+    }
+  });
+
+  test('a user without the legacy flag does not see the Legacy items', async ({ page }) => {
+    await signInAs(page, { username: 'nora', legacy: false });
+    await page.goto('/');
+    await mainNav(page).getByRole('button', { name: 'Documentation' }).click();
+    await expect(page.locator('#header-menu-documentation a[href="/playground/legacy"]')).toHaveCount(0);
+  });
+});
+
+test.describe('header auth block', () => {
+  test('a visitor is offered Sign In and Sign Up', async ({ page }) => {
+    await page.goto('/');
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login');
+    await expect(header.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/register');
+    await expect(header.getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+  });
+
+  test('a signed-in user sees Dashboard and an avatar with the first letter of the username', async ({
+    page,
+  }) => {
+    await signInAs(page, { username: 'jane' });
+    await page.goto('/');
+    const header = page.getByRole('banner');
+    await expect(header.getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+      'href',
+      '/developer/docs/dashboard',
+    );
+    const avatar = header.getByRole('button', { name: /^Account menu/ });
+    await expect(avatar).toHaveText('J');
+    await avatar.click();
+    const menu = page.locator('#header-menu-account');
+    await expect(
+      menu.getByRole('button', { name: 'Logout' }).or(menu.getByRole('menuitem', { name: 'Logout' })),
+    ).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+    await expect(menu.getByRole('link', { name: 'Link User' })).toHaveCount(0);
+    await expect(header.getByRole('link', { name: 'Sign In' })).toHaveCount(0);
+  });
+
+  test('an admin also finds Admin and Link User in the avatar menu', async ({ page }) => {
+    await signInAs(page, { username: 'root', userRole: 'admin' });
+    await page.goto('/');
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Account menu/ })
+      .click();
+    const menu = page.locator('#header-menu-account');
+    await expect(menu.getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/developer/docs/admin');
+    await expect(menu.getByRole('link', { name: 'Link User' })).toHaveAttribute('href', '/profile-link');
+  });
+
+  test('a user without a username gets a question mark avatar', async ({ page }) => {
+    await signInAs(page, { username: '' });
+    await page.goto('/');
+    await expect(page.getByRole('banner').getByRole('button', { name: /^Account menu/ })).toHaveText('?');
+  });
+
+  test('logging out brings back Sign In and Sign Up and forgets the stored session', async ({ page }) => {
+    await signInAs(page, { username: 'jane' });
+    await page.goto('/');
+    const header = page.getByRole('banner');
+    await header.getByRole('button', { name: /^Account menu/ }).click();
+    const menu = page.locator('#header-menu-account');
+    await menu
+      .getByRole('button', { name: 'Logout' })
+      .or(menu.getByRole('menuitem', { name: 'Logout' }))
+      .click();
+    await expect(header.getByRole('link', { name: 'Sign In' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('session'))).toBeNull();
+  });
+});
