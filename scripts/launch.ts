@@ -34,6 +34,11 @@ export async function launchProduction(options: { quietEmulator?: boolean } = {}
   const config = readConfig();
   let emulator: AuthEmulator | undefined;
   if (!config.authEmulatorHost && config.firebaseProjectId.startsWith('demo-')) {
+    if (config.production) {
+      throw new Error(
+        `NODE_ENV=production needs a real Firebase project: FIREBASE_PROJECT_ID is "${config.firebaseProjectId}", a demo project that only works with the local Auth emulator`,
+      );
+    }
     const emulatorPort = Number(process.env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099);
     emulator = await startAuthEmulator({
       port: emulatorPort,

@@ -34,7 +34,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const root = process.cwd();
   const production = env.NODE_ENV === 'production';
   const authEmulatorHost = blankToUndefined(env.FIREBASE_AUTH_EMULATOR_HOST);
-  if (production && authEmulatorHost && env.ALLOW_AUTH_EMULATOR !== '1') {
+  if (production && authEmulatorHost) {
     throw new Error(
       'FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production: refusing to trust emulator tokens in production',
     );

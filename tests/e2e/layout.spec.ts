@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { signInAs } from './fixtures.ts';
 
 test.describe('mobile header', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -51,6 +52,38 @@ test.describe('desktop header', () => {
     await expect(page.locator('html')).toHaveAttribute('data-mobile', 'false');
     await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
   });
+});
+
+test.describe('header while the session loads', () => {
+  for (const who of ['a visitor', 'a signed-in user'] as const) {
+    test(`for ${who}, the auth block replaces its skeleton without shifting the layout`, async ({ page }) => {
+      if (who === 'a signed-in user') await signInAs(page, { username: 'jane' });
+      await page.addInitScript(() => {
+        const shifts: number[] = [];
+        (window as unknown as { shifts: number[] }).shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[]) {
+            if (!entry.hadRecentInput) shifts.push(entry.value);
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto('/');
+      const banner = page.getByRole('banner');
+      await expect(
+        who === 'a visitor'
+          ? banner.getByRole('link', { name: 'Sign In' })
+          : banner.getByRole('link', { name: 'Dashboard' }),
+      ).toBeVisible();
+      await page.waitForTimeout(300);
+      const total = await page.evaluate(() =>
+        (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0),
+      );
+      expect(total).toBeLessThan(0.01);
+    });
+  }
 });
 
 test.describe('footer', () => {
