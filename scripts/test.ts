@@ -44,6 +44,10 @@ function countPlaywright(file: string): Pick<Step, 'passed' | 'failed'> {
 rmSync('test-results', { recursive: true, force: true });
 mkdirSync('test-results', { recursive: true });
 
+// Content-collection and env types come from `astro sync`; a fresh checkout has none yet.
+const syncOk = run('generate Astro types (astro sync)', bin('astro'), ['sync']);
+steps.push({ name: 'astro sync', ok: syncOk, passed: 0, failed: syncOk ? 0 : 1 });
+
 const lintOk =
   run('lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']) &&
   run('format (prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);

@@ -4,7 +4,8 @@ import { AUTH_LINKS } from '../lib/routes.ts';
 import { $auth, $hasAccount, signedOut } from '../lib/stores/auth.ts';
 import { closeMenus, startLayout } from '../lib/stores/layout.ts';
 import { startSession } from '../lib/stores/session.ts';
-import { $avatarLetter, $roles, $user } from '../lib/stores/user.ts';
+import { $avatarLetter, $user } from '../lib/stores/user.ts';
+import { AccountLinks } from './AccountLinks.tsx';
 import { HeaderMenu } from './HeaderMenu.tsx';
 import { useHydrated } from './use-hydrated.ts';
 
@@ -29,7 +30,6 @@ export function HeaderAuth(): ReactNode {
   const hasAccount = useStore($hasAccount);
   const { username } = useStore($user);
   const letter = useStore($avatarLetter);
-  const { isAdmin } = useStore($roles);
   const hydrated = useHydrated();
 
   useEffect(() => {
@@ -80,27 +80,7 @@ export function HeaderAuth(): ReactNode {
             Signed in as <strong>{username}</strong>
           </p>
         )}
-        <ul className="menu-list" role="list">
-          {isAdmin && (
-            <>
-              <li>
-                <a className="menu-link" href={AUTH_LINKS.admin}>
-                  Admin
-                </a>
-              </li>
-              <li>
-                <a className="menu-link" href={AUTH_LINKS.linkUser}>
-                  Link User
-                </a>
-              </li>
-            </>
-          )}
-          <li>
-            <button type="button" className="menu-link" onClick={logout}>
-              Logout
-            </button>
-          </li>
-        </ul>
+        <AccountLinks onLogout={logout} />
       </HeaderMenu>
     </div>
   );

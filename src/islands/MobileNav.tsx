@@ -1,10 +1,11 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { AUTH_LINKS, SITE_NAME } from '../lib/routes.ts';
-import { $auth, $hasAccount, signedOut } from '../lib/stores/auth.ts';
+import { $auth, $hasAccount } from '../lib/stores/auth.ts';
 import { $mobileMenuOpen, closeMobileMenu, openMobileMenu, startLayout } from '../lib/stores/layout.ts';
 import { startSession } from '../lib/stores/session.ts';
-import { $avatarLetter, $roles, $user } from '../lib/stores/user.ts';
+import { $avatarLetter, $user } from '../lib/stores/user.ts';
+import { AccountLinks } from './AccountLinks.tsx';
 import { DatasetLinks, DocumentationLinks, PricingLinks } from './NavMenus.tsx';
 import { useHydrated } from './use-hydrated.ts';
 
@@ -17,7 +18,6 @@ function MobileAuth(): ReactNode {
   const hasAccount = useStore($hasAccount);
   const { username } = useStore($user);
   const letter = useStore($avatarLetter);
-  const { isAdmin } = useStore($roles);
   const hydrated = useHydrated();
 
   if (!init || !hydrated) {
@@ -51,38 +51,7 @@ function MobileAuth(): ReactNode {
           {username.trim() !== '' && <strong>{username}</strong>}
         </span>
       </p>
-      <ul className="menu-list" role="list">
-        <li>
-          <a className="menu-link" href={AUTH_LINKS.dashboard}>
-            Dashboard
-          </a>
-        </li>
-        {isAdmin && (
-          <>
-            <li>
-              <a className="menu-link" href={AUTH_LINKS.admin}>
-                Admin
-              </a>
-            </li>
-            <li>
-              <a className="menu-link" href={AUTH_LINKS.linkUser}>
-                Link User
-              </a>
-            </li>
-          </>
-        )}
-        <li>
-          <button
-            type="button"
-            className="menu-link"
-            onClick={() => {
-              signedOut();
-            }}
-          >
-            Logout
-          </button>
-        </li>
-      </ul>
+      <AccountLinks dashboard />
     </div>
   );
 }
