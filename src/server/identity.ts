@@ -1,9 +1,20 @@
+import { getApps, initializeApp, type App } from 'firebase-admin/app';
+import { getAuth, type Auth, type UserRecord } from 'firebase-admin/auth';
+import { decodeJwt } from 'jose';
 import { readConfig } from './config.ts';
 
 export type Check = { ok: true } | { ok: false; reason: string };
 
 const GOOGLE_KEYS_URL =
   'https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com';
+
+/**
+ * How long any call to the identity provider may take. A sign-in that waits longer is worse than
+ * a quick 'try again', and a hung provider must never hold request handlers open.
+ */
+export const IDENTITY_TIMEOUT_MS = 5000;
+
+const IDENTITY_TOOLKIT_PATH = 'identitytoolkit.googleapis.com/v1';
 
 /** Whether the identity provider answers: the emulator's root locally, Google's token keys in production. */
 export async function checkIdentityProvider(timeoutMs = 2000): Promise<Check> {
@@ -22,4 +33,272 @@ export async function checkIdentityProvider(timeoutMs = 2000): Promise<Check> {
         : 'unreachable';
     return { ok: false, reason: `${name} ${detail}` };
   }
+}
+
+/** Why the provider refused or could not judge an email and password. */
+export type PasswordFailureCode =
+  'invalid-credentials' | 'user-disabled' | 'too-many-attempts' | 'unavailable';
+
+/** The outcome of an email and password check; failures carry only a code, never the input. */
+export type PasswordCheck =
+  { ok: true; uid: string; email: string; emailVerified: boolean } | { ok: false; code: PasswordFailureCode };
+
+/** Why an ID token was refused; 'unavailable' means the provider could not be asked. */
+export type IdTokenFailureCode =
+  'invalid-token' | 'expired-token' | 'revoked-token' | 'user-disabled' | 'unavailable';
+
+/** The identity behind a verified ID token; `provider` is the sign-in method, e.g. 'password' or 'google.com'. */
+export type IdTokenCheck =
+  | { ok: true; uid: string; email: string | null; emailVerified: boolean; provider: string }
+  | { ok: false; code: IdTokenFailureCode };
+
+/** Why an account lookup or change failed. */
+export type AccountFailureCode = 'not-found' | 'invalid-argument' | 'unavailable';
+
+/** The provider's view of an account, reduced to what the accounts API decides on. */
+export interface IdentityUser {
+  uid: string;
+  email: string | null;
+  emailVerified: boolean;
+  disabled: boolean;
+  /** Linked sign-in methods, e.g. ['password', 'google.com']. */
+  providers: string[];
+}
+
+/** A successful account operation with its value, or the reason it failed. */
+export type AccountResult<T extends object> = ({ ok: true } & T) | { ok: false; code: AccountFailureCode };
+
+/** Raised by {@link withTimeout}; mapped to 'unavailable' like any network failure. */
+class IdentityTimeoutError extends Error {
+  override name = 'IdentityTimeoutError';
+}
+
+/**
+ * The firebase-admin app for the configured project. Its name includes the emulator host because
+ * firebase-admin fixes the emulator choice when the app's Auth service is created: a different
+ * host gets its own app, and re-imports in one process reuse the existing one.
+ */
+function adminAuth(): Auth {
+  const { firebaseProjectId, authEmulatorHost } = readConfig();
+  const name = `accounts-api:${firebaseProjectId}:${authEmulatorHost ?? 'live'}`;
+  const existing: App | undefined = getApps().find((app) => app.name === name);
+  return getAuth(existing ?? initializeApp({ projectId: firebaseProjectId }, name));
+}
+
+/** Bounds a provider call: firebase-admin's own timeout is 25 s with retries on top. */
+async function withTimeout<T>(promise: Promise<T>, ms = IDENTITY_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new IdentityTimeoutError(`no answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The firebase-admin error code ('auth/user-not-found', 'app/network-error', ...), if any. */
+function adminErrorCode(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
+    return error.code;
+  }
+  return '';
+}
+
+function accountFailureCode(error: unknown): AccountFailureCode {
+  switch (adminErrorCode(error)) {
+    case 'auth/user-not-found':
+      return 'not-found';
+    case 'auth/invalid-uid':
+    case 'auth/argument-error':
+    case 'auth/invalid-argument':
+    case 'auth/invalid-claims':
+    case 'auth/reserved-claims':
+      return 'invalid-argument';
+    default:
+      return 'unavailable';
+  }
+}
+
+function idTokenFailureCode(error: unknown): IdTokenFailureCode {
+  switch (adminErrorCode(error)) {
+    case 'auth/id-token-expired':
+      return 'expired-token';
+    case 'auth/id-token-revoked':
+      return 'revoked-token';
+    case 'auth/user-disabled':
+      return 'user-disabled';
+    case 'auth/argument-error':
+    case 'auth/invalid-argument':
+    case 'auth/invalid-id-token':
+    case 'auth/user-not-found':
+      return 'invalid-token';
+    default:
+      return 'unavailable';
+  }
+}
+
+/**
+ * Verifies a Firebase ID token (from social sign-in or the identity SDK) and reports who it names.
+ * Revocation and disabled accounts are checked too, so a blocked account's old tokens stop working.
+ */
+export async function verifyIdToken(idToken: string): Promise<IdTokenCheck> {
+  if (idToken.trim() === '') return { ok: false, code: 'invalid-token' };
+  try {
+    const decoded = await withTimeout(adminAuth().verifyIdToken(idToken, true));
+    return {
+      ok: true,
+      uid: decoded.uid,
+      email: decoded.email ?? null,
+      emailVerified: decoded.email_verified ?? false,
+      provider: decoded.firebase.sign_in_provider,
+    };
+  } catch (error) {
+    return { ok: false, code: idTokenFailureCode(error) };
+  }
+}
+
+/** Maps a provider error message such as 'TOO_MANY_ATTEMPTS_TRY_LATER : Access ...' to our code. */
+function passwordFailureCode(message: string): PasswordFailureCode {
+  const code = message.split(/[\s:]/, 1)[0] ?? '';
+  switch (code) {
+    case 'EMAIL_NOT_FOUND':
+    case 'INVALID_PASSWORD':
+    case 'INVALID_LOGIN_CREDENTIALS':
+    case 'INVALID_EMAIL':
+    case 'MISSING_PASSWORD':
+    case 'MISSING_EMAIL':
+      return 'invalid-credentials';
+    case 'USER_DISABLED':
+      return 'user-disabled';
+    case 'TOO_MANY_ATTEMPTS_TRY_LATER':
+      return 'too-many-attempts';
+    default:
+      return 'unavailable';
+  }
+}
+
+/** The REST endpoint for a password sign-in, or undefined when no web API key is configured. */
+function signInWithPasswordUrl(): string | undefined {
+  const { authEmulatorHost } = readConfig();
+  const configuredKey = process.env.FIREBASE_WEB_API_KEY ?? process.env.PUBLIC_FIREBASE_API_KEY;
+  if (authEmulatorHost) {
+    const key = encodeURIComponent(configuredKey ?? 'emulator');
+    return `http://${authEmulatorHost}/${IDENTITY_TOOLKIT_PATH}/accounts:signInWithPassword?key=${key}`;
+  }
+  if (configuredKey === undefined || configuredKey === '') return undefined;
+  return `https://${IDENTITY_TOOLKIT_PATH}/accounts:signInWithPassword?key=${encodeURIComponent(configuredKey)}`;
+}
+
+interface SignInBody {
+  localId?: unknown;
+  email?: unknown;
+  idToken?: unknown;
+  error?: { message?: unknown };
+}
+
+/** Reads email_verified from the ID token the provider just returned to us over TLS. */
+function emailVerifiedFrom(idToken: unknown): boolean {
+  if (typeof idToken !== 'string') return false;
+  try {
+    return decodeJwt(idToken).email_verified === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks an email and password with the identity provider's password sign-in, so passwords are
+ * never stored here. Answers within {@link IDENTITY_TIMEOUT_MS}; a provider that cannot be reached
+ * or does not answer in time yields 'unavailable' rather than a hung request.
+ */
+export async function checkPassword(email: string, password: string): Promise<PasswordCheck> {
+  const url = signInWithPasswordUrl();
+  if (url === undefined) return { ok: false, code: 'unavailable' };
+  let status: number;
+  let body: SignInBody;
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, returnSecureToken: true }),
+      signal: AbortSignal.timeout(IDENTITY_TIMEOUT_MS),
+    });
+    status = res.status;
+    body = (await res.json()) as SignInBody;
+  } catch {
+    return { ok: false, code: 'unavailable' };
+  }
+  if (status === 429) return { ok: false, code: 'too-many-attempts' };
+  if (status !== 200) {
+    const message = typeof body.error?.message === 'string' ? body.error.message : '';
+    return { ok: false, code: status >= 500 ? 'unavailable' : passwordFailureCode(message) };
+  }
+  if (typeof body.localId !== 'string') return { ok: false, code: 'unavailable' };
+  return {
+    ok: true,
+    uid: body.localId,
+    email: typeof body.email === 'string' ? body.email : email,
+    emailVerified: emailVerifiedFrom(body.idToken),
+  };
+}
+
+/**
+ * Mints a Firebase custom token so a user signed in through the accounts API can also sign in to
+ * the identity SDK in the browser. The emulator issues unsigned tokens, which it accepts.
+ */
+export async function createCustomToken(
+  uid: string,
+  claims?: Record<string, unknown>,
+): Promise<AccountResult<{ token: string }>> {
+  try {
+    const token = await withTimeout(adminAuth().createCustomToken(uid, claims));
+    return { ok: true, token };
+  } catch (error) {
+    return { ok: false, code: accountFailureCode(error) };
+  }
+}
+
+function toIdentityUser(record: UserRecord): IdentityUser {
+  return {
+    uid: record.uid,
+    email: record.email ?? null,
+    emailVerified: record.emailVerified,
+    disabled: record.disabled,
+    providers: record.providerData.map((info) => info.providerId),
+  };
+}
+
+/** Looks an account up at the provider, which owns email, verification and disabled state. */
+export async function getIdentityUser(uid: string): Promise<AccountResult<{ user: IdentityUser }>> {
+  try {
+    const record = await withTimeout(adminAuth().getUser(uid));
+    return { ok: true, user: toIdentityUser(record) };
+  } catch (error) {
+    return { ok: false, code: accountFailureCode(error) };
+  }
+}
+
+/**
+ * Blocks or unblocks an account at the provider. Blocking also revokes the account's provider
+ * refresh tokens, so sessions in the identity SDK end instead of living on until they expire.
+ */
+export async function setIdentityDisabled(uid: string, disabled: boolean): Promise<AccountResult<object>> {
+  try {
+    const auth = adminAuth();
+    await withTimeout(auth.updateUser(uid, { disabled }));
+    if (disabled) await withTimeout(auth.revokeRefreshTokens(uid));
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, code: accountFailureCode(error) };
+  }
+}
+
+/** Whether the account has confirmed its email, asked fresh so a just-clicked link counts at once. */
+export async function isEmailVerified(uid: string): Promise<AccountResult<{ emailVerified: boolean }>> {
+  const found = await getIdentityUser(uid);
+  return found.ok ? { ok: true, emailVerified: found.user.emailVerified } : found;
 }
