@@ -1,8 +1,75 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+// Enumerations are text columns with check constraints rather than Postgres enums, so that the whole
+// schema can be created inside any search_path (tests give each run a private schema).
 
 /** Roles of SPEC §6; a text column with a check (not a Postgres enum) keeps schemas relocatable. */
 export const USER_ROLES = ['user', 'analyst', 'admin'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** Survey kinds; SPEC §3 only knows the sign-up questionnaire. */
+export const SURVEY_TYPES = ['signup'] as const;
+export type SurveyType = (typeof SURVEY_TYPES)[number];
+
+export const PLAN_TYPES = ['personal', 'commercial'] as const;
+export const BILLING_INTERVALS = ['month', 'year'] as const;
+
+/** Privileged actions an administrator can take on someone else's account; each leaves an audit row. */
+export const AUDIT_ACTIONS = [
+  'impersonate',
+  'block',
+  'unblock',
+  'role_change',
+  'plan_change',
+  'api_key_create',
+  'api_key_revoke',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** SPEC §7 and §9: the debug logger accepts stack traces of at most 3000 characters. */
+export const STACK_TRACE_LIMIT = 3000;
+
+/** The catalogue the pricing page shows; users.plan_code points here so an account never holds an unknown plan. */
+export const pricePlans = pgTable(
+  'price_plans',
+  {
+    code: text('code').primaryKey(),
+    name: text('name').notNull(),
+    planType: text('plan_type', { enum: PLAN_TYPES }).notNull(),
+    billingInterval: text('billing_interval', { enum: BILLING_INTERVALS }).notNull(),
+    priceCents: integer('price_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    /** Null means no per-minute cap. */
+    callsPerMinute: integer('calls_per_minute'),
+    /** Null means no daily cap. */
+    callsPerDay: integer('calls_per_day'),
+    features: jsonb('features').$type<string[]>().notNull().default([]),
+    sortOrder: integer('sort_order').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+  },
+  () => [
+    check('price_plans_plan_type_check', sql`plan_type in ('personal', 'commercial')`),
+    check('price_plans_billing_interval_check', sql`billing_interval in ('month', 'year')`),
+    check('price_plans_price_check', sql`price_cents >= 0`),
+    check(
+      'price_plans_limits_check',
+      sql`(calls_per_minute is null or calls_per_minute > 0) and (calls_per_day is null or calls_per_day > 0)`,
+    ),
+    check('price_plans_features_check', sql`jsonb_typeof(features) = 'array'`),
+  ],
+);
 
 /** Accounts we own; Firebase only holds the identity, so roles, plans and flags live here. */
 export const users = pgTable(
@@ -15,15 +82,193 @@ export const users = pgTable(
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
     role: text('role', { enum: USER_ROLES }).notNull().default('user'),
-    planCode: text('plan_code').notNull().default('free'),
+    planCode: text('plan_code')
+      .notNull()
+      .default('free')
+      .references(() => pricePlans.code, { onUpdate: 'cascade' }),
     isPremium: boolean('is_premium').notNull().default(false),
     legacy: boolean('legacy').notNull().default(false),
     blocked: boolean('blocked').notNull().default(false),
+    /** API keys only work once the owner has proved the address. */
+    emailVerified: boolean('email_verified').notNull().default(false),
     referralCode: text('referral_code'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     check('users_role_check', sql`role in ('user', 'analyst', 'admin')`),
   ],
 );
+
+/**
+ * Data API keys. The key itself is never stored: key_hash (HMAC with the server secret) finds it on each
+ * request, key_ciphertext lets its owner read it again on the dashboard.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    keyHash: text('key_hash').notNull().unique(),
+    keyCiphertext: text('key_ciphertext').notNull(),
+    last4: text('last4').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    // At most one usable key per account; older ones stay for the record, revoked.
+    uniqueIndex('api_keys_one_active_per_user_idx')
+      .on(t.userId)
+      .where(sql`revoked_at is null`),
+    index('api_keys_user_id_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Refresh tokens. Each rotation is a new row in the same family, so a replayed (already rotated) token
+ * can revoke the whole sign-in.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    familyId: uuid('family_id').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    replacedAt: timestamp('replaced_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    userAgent: text('user_agent').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_family_id_idx').on(t.familyId)],
+);
+
+/** Questionnaire answers keyed by question text (SPEC §3); one per address and survey kind. */
+export const surveys = pgTable(
+  'surveys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    type: text('type', { enum: SURVEY_TYPES }).notNull(),
+    answers: jsonb('answers').$type<Record<string, string>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('surveys_email_type_idx').on(sql`lower(${t.email})`, t.type),
+    check('surveys_type_check', sql`type in ('signup')`),
+  ],
+);
+
+/** Where a sign-up came from (SPEC §3 campaign record); empty strings rather than nulls, as the client sends them. */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    utmSource: text('utm_source').notNull().default(''),
+    utmMedium: text('utm_medium').notNull().default(''),
+    utmCampaign: text('utm_campaign').notNull().default(''),
+    utmTerm: text('utm_term').notNull().default(''),
+    utmContent: text('utm_content').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('campaigns_email_idx').on(sql`lower(${t.email})`)],
+);
+
+/** Discounts the pricing page accepts; codes are stored upper-case so that lookups can ignore case. */
+export const coupons = pgTable(
+  'coupons',
+  {
+    code: text('code').primaryKey(),
+    percentOff: integer('percent_off'),
+    amountOffCents: integer('amount_off_cents'),
+    /** Empty means the coupon applies to every plan. */
+    planCodes: text('plan_codes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    validUntil: timestamp('valid_until', { withTimezone: true, mode: 'date' }),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  () => [
+    check('coupons_code_upper_check', sql`code = upper(code) and code <> ''`),
+    check('coupons_percent_off_check', sql`percent_off is null or percent_off between 1 and 100`),
+    check('coupons_amount_off_check', sql`amount_off_cents is null or amount_off_cents > 0`),
+    check('coupons_one_discount_check', sql`num_nonnulls(percent_off, amount_off_cents) = 1`),
+  ],
+);
+
+/** Browser errors posted to the logger (SPEC §7); kept so support can see them without a third party. */
+export const clientErrors = pgTable(
+  'client_errors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    type: text('type').notNull(),
+    stackTrace: text('stack_trace').notNull().default(''),
+    server: text('server').notNull().default(''),
+    cron: text('cron').notNull().default(''),
+    fargate: text('fargate').notNull().default(''),
+    discordChannel: text('discord_channel').notNull().default(''),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('client_errors_stack_trace_check', sql`char_length(stack_trace) <= 3000`),
+    index('client_errors_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/** Who did what to whose account; rows outlive both accounts (foreign keys set null). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action', { enum: AUDIT_ACTIONS }).notNull(),
+    targetUserId: uuid('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'audit_log_action_check',
+      sql`action in ('impersonate', 'block', 'unblock', 'role_change', 'plan_change', 'api_key_create', 'api_key_revoke')`,
+    ),
+    index('audit_log_created_at_idx').on(t.createdAt),
+    index('audit_log_target_user_id_idx').on(t.targetUserId),
+  ],
+);
+
+/** Messages from the enterprise enquiry form, kept until sales answers them. */
+export const enterpriseEnquiries = pgTable('enterprise_enquiries', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  company: text('company').notNull().default(''),
+  message: text('message').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export type User = typeof users.$inferSelect;
+export type PricePlan = typeof pricePlans.$inferSelect;
+export type Coupon = typeof coupons.$inferSelect;
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
+export type Survey = typeof surveys.$inferSelect;
+export type Campaign = typeof campaigns.$inferSelect;
+export type ClientError = typeof clientErrors.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;
+export type EnterpriseEnquiry = typeof enterpriseEnquiries.$inferSelect;

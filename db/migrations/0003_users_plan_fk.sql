@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD CONSTRAINT "users_plan_code_price_plans_code_fk" FOREIGN KEY ("plan_code") REFERENCES "price_plans"("code") ON DELETE no action ON UPDATE cascade;
