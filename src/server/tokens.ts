@@ -256,16 +256,22 @@ export function sessionExpiry(createdAt: Date, lastUsedAt: Date, now: Date): Ses
 }
 
 const REDACTED = '[redacted]';
-const SECRET_NAME = String.raw`[A-Za-z_]*(?:api[-_]?key|token|password|secret)`;
+const SECRET_NAME = String.raw`[A-Za-z_]*(?:api[-_]?key|token|password|passwd|pwd|secret)`;
 const SECRET_JSON_FIELD = new RegExp(String.raw`("${SECRET_NAME}"\s*:\s*")(?:[^"\\]|\\.)*(")`, 'gi');
 const SECRET_PARAMETER = new RegExp(String.raw`\b(${SECRET_NAME}=)[^&\s;,"'<>]+`, 'gi');
 const BEARER_CREDENTIAL = /\b(Bearer\s+)[A-Za-z0-9._~+/-]+=*/gi;
 const JWT = /\beyJ[\w-]*\.[\w-]+\.[\w-]*(?:\.[\w-]*){0,2}/g;
 const BARE_REFRESH_TOKEN = /(?<![\w-])[A-Za-z0-9_-]{43}(?![\w-])/g;
+// scheme://user:password@host in connection strings
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi;
+const BASIC_CREDENTIAL = /\b(Basic\s+)[A-Za-z0-9+/]+=*/gi;
+// ORM query errors list the bound parameters, which can hold passwords and e-mail addresses
+const QUERY_PARAMETERS = /(\bparams: ).*/g;
 
 /**
- * Removes credentials from a log line: JWTs, refresh tokens, bearer credentials, and the values of
- * parameters or JSON fields named like apikey, refreshToken, accessToken or password.
+ * Removes credentials from a log line: JWTs, refresh tokens, bearer and basic credentials,
+ * passwords in connection strings, bound query parameters, and the values of parameters or JSON
+ * fields named like apikey, refreshToken, accessToken or password. Every server log goes through it.
  */
 export function redactSecrets(text: string): string {
   return text
@@ -273,5 +279,8 @@ export function redactSecrets(text: string): string {
     .replace(SECRET_PARAMETER, `$1${REDACTED}`)
     .replace(BEARER_CREDENTIAL, `$1${REDACTED}`)
     .replace(JWT, REDACTED)
-    .replace(BARE_REFRESH_TOKEN, REDACTED);
+    .replace(BARE_REFRESH_TOKEN, REDACTED)
+    .replace(URL_CREDENTIALS, `$1${REDACTED}@`)
+    .replace(BASIC_CREDENTIAL, `$1${REDACTED}`)
+    .replace(QUERY_PARAMETERS, `$1${REDACTED}`);
 }

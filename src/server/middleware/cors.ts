@@ -1,0 +1,136 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { apiError } from '../errors.ts';
+import { requestOrigin } from './security-headers.ts';
+
+export const CROSS_SITE_MESSAGE = 'Cross-site request refused.';
+const DEFAULT_SITE_PORT = '4321';
+const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+/** Headers a page on an allowed origin may read from API answers (rate-limit state and retry hints). */
+const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After';
+const PREFLIGHT_MAX_AGE_SECONDS = '600';
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i;
+
+/** An origin in its serialised form (`https://example.com`, no path, default port dropped). */
+export function normalizeOrigin(value: string, source = 'SITE_ORIGINS'): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error(`${source} must list origins such as https://example.com, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${source} must list http or https origins, got "${value}"`);
+  }
+  return url.origin;
+}
+
+/**
+ * The site's own origins, which alone may call the accounts API with credentials: SITE_ORIGINS
+ * (comma-separated) when set, else the local site on its default port and on PORT, plus
+ * PUBLIC_SITE_URL. A wildcard is refused, because credentials must never be shared with every site.
+ */
+export function siteOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
+  const configured = env.SITE_ORIGINS?.trim();
+  if (configured !== undefined && configured !== '') {
+    const entries = configured
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    if (entries.includes('*')) {
+      throw new Error('SITE_ORIGINS cannot be "*": the accounts API sends credentials only to named origins');
+    }
+    return [...new Set(entries.map((entry) => normalizeOrigin(entry)))];
+  }
+  const port = env.PORT?.trim() === undefined || env.PORT.trim() === '' ? DEFAULT_SITE_PORT : env.PORT.trim();
+  const origins = [DEFAULT_SITE_PORT, port].flatMap((p) => [
+    `http://localhost:${p}`,
+    `http://127.0.0.1:${p}`,
+  ]);
+  const publicUrl = env.PUBLIC_SITE_URL?.trim();
+  if (publicUrl !== undefined && publicUrl !== '')
+    origins.push(normalizeOrigin(publicUrl, 'PUBLIC_SITE_URL'));
+  return [...new Set(origins.map((origin) => normalizeOrigin(origin)))];
+}
+
+function allowlist(allowedOrigins: readonly string[]): Set<string> {
+  const origins = allowedOrigins.map((origin) => {
+    if (origin.trim() === '*')
+      throw new Error('CORS with credentials cannot allow "*"; list the origins instead');
+    return normalizeOrigin(origin, 'allowed origins');
+  });
+  return new Set(origins);
+}
+
+/** The requested headers if every name is a valid header token; otherwise nothing is granted. */
+function requestedHeaders(c: Context): string | undefined {
+  const requested = c.req.header('access-control-request-headers');
+  if (requested === undefined || requested.trim() === '') return undefined;
+  const names = requested.split(',').map((name) => name.trim());
+  return names.every((name) => HEADER_NAME.test(name)) ? names.join(', ') : undefined;
+}
+
+/**
+ * CORS for the site's own origins only, with credentials: an allowed origin is echoed (never `*`),
+ * preflights are answered here without reaching the handlers, and a preflight from any other
+ * origin is refused with 403 so a developer sees why at once.
+ */
+export function siteCors(allowedOrigins: readonly string[] = siteOrigins()): MiddlewareHandler {
+  const allowed = allowlist(allowedOrigins);
+  return async (c, next): Promise<Response | undefined> => {
+    const origin = c.req.header('origin');
+    const permitted = origin !== undefined && allowed.has(origin);
+    const preflight =
+      c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined;
+    if (preflight) {
+      c.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+      if (!permitted) return apiError(c, 403, CROSS_SITE_MESSAGE);
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Access-Control-Allow-Credentials', 'true');
+      c.header('Access-Control-Allow-Methods', ALLOWED_METHODS);
+      const headers = requestedHeaders(c);
+      if (headers !== undefined) c.header('Access-Control-Allow-Headers', headers);
+      c.header('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
+      return c.body(null, 204);
+    }
+    await next();
+    c.header('Vary', 'Origin', { append: true });
+    if (permitted) {
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Access-Control-Allow-Credentials', 'true');
+      c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    }
+    return undefined;
+  };
+}
+
+/** The origin that sent a request: Origin, or lacking it the origin of Referer; undefined if neither says. */
+function sourceOrigin(c: Context): string | undefined {
+  const origin = c.req.header('origin');
+  if (origin !== undefined) return origin;
+  const referer = c.req.header('referer');
+  if (referer === undefined) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Cross-site request forgery defence for cookie sessions: a state-changing request that carries
+ * cookies must come from this origin or an allowed one (Origin, else Referer), or it is refused
+ * with 403. Requests without cookies carry no ambient authority and pass.
+ */
+export function originCheck(allowedOrigins: readonly string[] = siteOrigins()): MiddlewareHandler {
+  const allowed = allowlist(allowedOrigins);
+  return async (c, next) => {
+    if (!STATE_CHANGING_METHODS.has(c.req.method)) return next();
+    const cookie = c.req.header('cookie');
+    if (cookie === undefined || cookie.trim() === '') return next();
+    const source = sourceOrigin(c);
+    const trusted = source !== undefined && (allowed.has(source) || source === requestOrigin(c));
+    if (!trusted) return apiError(c, 403, CROSS_SITE_MESSAGE);
+    await next();
+  };
+}

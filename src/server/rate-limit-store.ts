@@ -1,0 +1,271 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { redactSecrets } from './errors.ts';
+
+/** One counted request: whether it fits the budget, what is left, and when the next slot frees up. */
+export interface RateLimitResult {
+  allowed: boolean;
+  remaining: number;
+  /** Milliseconds until the oldest counted request leaves the window (a slot frees up). */
+  resetMs: number;
+}
+
+/**
+ * Sliding-window counting behind the rate-limit middleware, so limits work the same whether they
+ * are kept in this process or shared by every process through Redis.
+ */
+export interface RateLimitStore {
+  /** Counts a request under `key` if it fits `limit` requests per `windowMs`; refused requests are not counted. */
+  hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult>;
+  close(): Promise<void>;
+}
+
+interface Log {
+  windowMs: number;
+  /** Times of the counted requests, oldest first; never more than the limit. */
+  stamps: number[];
+}
+
+export interface MemoryStoreOptions {
+  /** Most keys kept at once; stale keys go first, then the least recently used. */
+  maxKeys?: number;
+  now?: () => number;
+}
+
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * A sliding-log store in this process's memory: exact, and bounded (a key holds at most `limit`
+ * timestamps and at most `maxKeys` keys are kept), so a flood of distinct keys cannot exhaust memory.
+ */
+export class MemoryStore implements RateLimitStore {
+  private readonly logs = new Map<string, Log>();
+  private readonly maxKeys: number;
+  private readonly now: () => number;
+  private lastSweep: number;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.maxKeys = options.maxKeys ?? 10_000;
+    this.now = options.now ?? Date.now;
+    this.lastSweep = this.now();
+  }
+
+  /** Keys currently held. */
+  get size(): number {
+    return this.logs.size;
+  }
+
+  hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
+    const now = this.now();
+    if (now - this.lastSweep >= SWEEP_INTERVAL_MS) this.sweep(now);
+    const log = this.logs.get(key) ?? { windowMs, stamps: [] };
+    log.windowMs = windowMs;
+    while (log.stamps.length > 0 && (log.stamps[0] ?? now) <= now - windowMs) log.stamps.shift();
+    const allowed = log.stamps.length < limit;
+    if (allowed) log.stamps.push(now);
+    // Re-inserting keeps the map in least-recently-used order for eviction.
+    this.logs.delete(key);
+    if (log.stamps.length > 0) {
+      if (this.logs.size >= this.maxKeys) this.evict(now);
+      this.logs.set(key, log);
+    }
+    const oldest = log.stamps[0];
+    return Promise.resolve({
+      allowed,
+      remaining: Math.max(0, limit - log.stamps.length),
+      resetMs: oldest === undefined ? windowMs : Math.max(0, oldest + windowMs - now),
+    });
+  }
+
+  /** Drops keys whose every request has left its window. */
+  sweep(now: number = this.now()): void {
+    this.lastSweep = now;
+    for (const [key, log] of this.logs) {
+      const newest = log.stamps.at(-1);
+      if (newest === undefined || newest <= now - log.windowMs) this.logs.delete(key);
+    }
+  }
+
+  private evict(now: number): void {
+    this.sweep(now);
+    for (const key of this.logs.keys()) {
+      if (this.logs.size < this.maxKeys) break;
+      this.logs.delete(key);
+    }
+  }
+
+  close(): Promise<void> {
+    this.logs.clear();
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Sliding log in a sorted set, run as one script so concurrent processes cannot both take the last
+ * slot. Redis's own clock is used so processes with skewed clocks still agree.
+ */
+const HIT_SCRIPT = `
+local key = KEYS[1]
+local window = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local count = redis.call('ZCARD', key)
+local allowed = 0
+if count < limit then
+  redis.call('ZADD', key, now, ARGV[3])
+  count = count + 1
+  allowed = 1
+end
+local reset = window
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+if oldest[2] then reset = tonumber(oldest[2]) + window - now end
+if count > 0 then redis.call('PEXPIRE', key, window) end
+return {allowed, limit - count, reset}
+`;
+const HIT_SCRIPT_SHA = createHash('sha1').update(HIT_SCRIPT).digest('hex');
+
+export interface RedisStoreOptions {
+  /** Prefix of every key this store writes (default 'ratelimit:'). */
+  prefix?: string;
+  /** Counts requests while Redis is unreachable (default: a MemoryStore in this process). */
+  fallback?: RateLimitStore;
+  /** Where the one warning per outage goes (default console.warn). */
+  warn?: (message: string) => void;
+}
+
+/** Short timeouts: a slow or missing Redis must cost a request milliseconds, not hang it. */
+const CONNECT_TIMEOUT_MS = 500;
+const COMMAND_TIMEOUT_MS = 500;
+
+/** Where a Redis URL points, for log lines: no user name, no password. */
+export function describeRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return 'the configured Redis';
+  }
+}
+
+/**
+ * The shared store: every process counts against one budget per key. When Redis cannot be
+ * reached the store fails open to per-process counting (a single warning per outage), because
+ * refusing every sign-in while Redis is down would turn a cache outage into a site outage.
+ */
+export class RedisStore implements RateLimitStore {
+  readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly fallback: RateLimitStore;
+  private readonly warn: (message: string) => void;
+  private readonly label: string;
+  private warned = false;
+
+  constructor(redis: Redis | string, options: RedisStoreOptions = {}) {
+    this.redis = typeof redis === 'string' ? RedisStore.connect(redis) : redis;
+    this.label = typeof redis === 'string' ? describeRedisUrl(redis) : 'Redis';
+    this.prefix = options.prefix ?? 'ratelimit:';
+    this.fallback = options.fallback ?? new MemoryStore();
+    this.warn = options.warn ?? ((message) => console.warn(message));
+    this.redis.on('error', (error: unknown) => this.reportOutage(error));
+    this.redis.on('ready', () => {
+      this.warned = false;
+    });
+  }
+
+  /** A client tuned to fail fast: bounded connect and command times, no retry of queued commands. */
+  static connect(url: string): Redis {
+    return new Redis(url, {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(attempt * 250, 5000),
+      enableReadyCheck: true,
+    });
+  }
+
+  private reportOutage(error: unknown): void {
+    if (this.warned) return;
+    this.warned = true;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.warn(
+      redactSecrets(
+        `rate limits: ${this.label} unavailable (${reason}); counting in this process until it is back`,
+      ),
+    );
+  }
+
+  async hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
+    // While reconnecting, commands would wait for the next attempt: count locally instead.
+    const status = this.redis.status;
+    if (status === 'reconnecting' || status === 'end' || status === 'close') {
+      this.reportOutage(new Error(`connection ${status}`));
+      return this.fallback.hit(key, windowMs, limit);
+    }
+    try {
+      const reply = await this.run(`${this.prefix}${key}`, windowMs, limit);
+      return { allowed: reply[0] === 1, remaining: Math.max(0, reply[1]), resetMs: Math.max(0, reply[2]) };
+    } catch (error) {
+      this.reportOutage(error);
+      return this.fallback.hit(key, windowMs, limit);
+    }
+  }
+
+  private async run(key: string, windowMs: number, limit: number): Promise<[number, number, number]> {
+    const args = [1, key, windowMs, limit, randomUUID()] as const;
+    try {
+      return (await this.redis.evalsha(HIT_SCRIPT_SHA, ...args)) as [number, number, number];
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return (await this.redis.eval(HIT_SCRIPT, ...args)) as [number, number, number];
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.fallback.close();
+    if (this.redis.status === 'ready') {
+      await this.redis.quit().catch(() => this.redis.disconnect());
+    } else {
+      this.redis.disconnect();
+    }
+  }
+}
+
+export interface CreateRateLimitStoreOptions {
+  redisUrl?: string | undefined;
+  prefix?: string;
+  warn?: (message: string) => void;
+}
+
+/**
+ * Redis when REDIS_URL is set (limits hold across processes and restarts), otherwise memory (one
+ * process, which is all local development runs).
+ */
+export function createRateLimitStore(options: CreateRateLimitStoreOptions = {}): RateLimitStore {
+  const url = options.redisUrl ?? process.env.REDIS_URL?.trim();
+  if (url === undefined || url === '') return new MemoryStore();
+  const redisOptions: RedisStoreOptions = {};
+  if (options.prefix !== undefined) redisOptions.prefix = options.prefix;
+  if (options.warn !== undefined) redisOptions.warn = options.warn;
+  return new RedisStore(url, redisOptions);
+}
+
+const SHARED = Symbol.for('market-data.rate-limit-store');
+const holder = globalThis as typeof globalThis & { [SHARED]?: RateLimitStore | undefined };
+
+/**
+ * The process-wide store, created on first use; kept on globalThis because the site bundle and the
+ * server may load this module twice in one process and must count against one budget.
+ */
+export function sharedRateLimitStore(): RateLimitStore {
+  holder[SHARED] ??= createRateLimitStore();
+  return holder[SHARED];
+}
+
+/** Closes the process-wide store (shutdown, tests). */
+export async function closeSharedRateLimitStore(): Promise<void> {
+  const store = holder[SHARED];
+  holder[SHARED] = undefined;
+  await store?.close();
+}
