@@ -1,8 +1,39 @@
 import { Hono } from 'hono';
+import { database, type AccountsEnv } from './context.ts';
+import { apiError, handleApiError } from './errors.ts';
 import { checkDatabase, healthRoutes } from './health.ts';
 import { checkIdentityProvider } from './identity.ts';
+import { bodyLimit, requireJson } from './middleware/body.ts';
+import { caller } from './middleware/caller.ts';
+import { originCheck, siteCors } from './middleware/cors.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { appServerRoutes } from './routes/app-server.ts';
+import { portalAuthRoutes } from './routes/portal-auth.ts';
+import { portalRoutes } from './routes/portal.ts';
+import { supportRoutes } from './routes/support.ts';
 
-/** The accounts API served by the site under /api. */
-export const accountsApp = new Hono()
+/** Request bodies of the accounts API are small forms; anything larger is refused with 413. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+const api = new Hono<AccountsEnv>()
+  .use(database(), caller())
+  .route('/portal', portalRoutes)
+  .route('/portal', portalAuthRoutes)
+  .route('/app', appServerRoutes)
+  .route('/admin', adminRoutes)
+  .route('/', supportRoutes);
+
+/**
+ * The accounts API served by the site under /api (the spec's portal and app server): health first,
+ * then protection (headers, CORS, origin check, body limits, JSON only), then the database and
+ * the caller, then the routes.
+ */
+export const accountsApp = new Hono<AccountsEnv>()
+  .use(securityHeaders())
   .route('/', healthRoutes({ database: () => checkDatabase(), identity: () => checkIdentityProvider() }))
-  .all('*', (c) => c.json({ error: `No API route for ${c.req.method} ${c.req.path}` }, 404));
+  .use(siteCors(), originCheck(), bodyLimit(BODY_LIMIT_BYTES), requireJson())
+  .route('/', api)
+  .all('*', (c) => apiError(c, 404, `No API route for ${c.req.method} ${c.req.path}`));
+
+accountsApp.onError(handleApiError);

@@ -24,7 +24,7 @@ const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;
 
 /** Length as Postgres counts it (code points), so this guard and the column check agree. */
-function characterCount(value: string): number {
+export function characterCount(value: string): number {
   const surrogatePairs = value.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0;
   return value.length - surrogatePairs;
 }

@@ -1,0 +1,147 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { FILL_ALL_FIELDS_MESSAGE, MAX_PASSWORD_LENGTH, usernameOrEmailSchema } from '../../lib/validation.ts';
+import type { AccountsEnv } from '../context.ts';
+import { apiError } from '../errors.ts';
+import { checkPassword, createCustomToken } from '../identity.ts';
+import {
+  blockedAnswer,
+  endSignIn,
+  passwordIpLimit,
+  passwordLoginLimit,
+  passwordRefusal,
+  providerUnavailable,
+  refreshSession,
+  refreshTokenCookie,
+  requireAdmin,
+  signInSession,
+  signSessionToken,
+  accessKey,
+} from '../middleware/caller.ts';
+import { clientIp, ipKey, rateLimit } from '../middleware/rate-limit.ts';
+import { noStore } from '../middleware/security-headers.ts';
+import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts';
+import { audit } from '../services/audit-log.ts';
+import { DuplicateUserError, findUserById, findUserByLogin, markEmailVerified } from '../services/users.ts';
+import { provisionAccount } from './portal-auth.ts';
+import { startSession } from '../sessions.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, signPublicToken } from '../tokens.ts';
+import { userData } from '../user-data.ts';
+
+export const NO_SUCH_USER_MESSAGE = 'No such user.';
+export const IMPERSONATE_ADMIN_MESSAGE = 'Administrators cannot be impersonated.';
+export const IMPERSONATE_BLOCKED_MESSAGE = 'This account is blocked.';
+
+/**
+ * Marks an impersonation session in sessions.user_agent, followed by the admin's user id, so
+ * support can tell such sessions apart from the owner's own sign-ins.
+ */
+export const IMPERSONATION_MARK = 'impersonation by ';
+
+const noQuery = z.strictObject({});
+
+const signInSchema = z.strictObject({
+  login: usernameOrEmailSchema,
+  password: z
+    .string({ error: FILL_ALL_FIELDS_MESSAGE })
+    .min(1, { error: FILL_ALL_FIELDS_MESSAGE })
+    .max(MAX_PASSWORD_LENGTH),
+});
+
+const codeSignInSchema = z.strictObject({
+  switchingUserId: z.uuid({ error: 'switchingUserId must be a user id.' }),
+});
+
+/**
+ * The app server's session calls of SPEC §7, mounted at /api/app: sign-in, admin sign-in as
+ * another user, logout, refresh from the cookie, and the public token for signed-out visitors.
+ */
+export const appServerRoutes = new Hono<AccountsEnv>()
+  .use(noStore())
+  .post(
+    '/auth/signin',
+    passwordIpLimit(),
+    jsonBody(signInSchema),
+    passwordLoginLimit<JsonInput<typeof signInSchema>>((c) => c.req.valid('json').login),
+    async (c) => {
+      const { login, password } = c.req.valid('json');
+      const { db } = c.var;
+      const found = await findUserByLogin(db, login);
+      // An address without an account here is still put to the provider: it takes as long as a
+      // wrong password, and a provider account whose registration call was lost gets completed.
+      const email = found?.email ?? (login.includes('@') ? login : undefined);
+      if (email === undefined) return passwordRefusal(c, 'invalid-credentials');
+      const checked = await checkPassword(email, password);
+      if (!checked.ok) return passwordRefusal(c, checked.code);
+      let account = found;
+      if (account === null) {
+        try {
+          account = (
+            await provisionAccount(db, { uid: checked.uid, email, emailVerified: checked.emailVerified })
+          ).user;
+        } catch (error) {
+          if (error instanceof DuplicateUserError) return passwordRefusal(c, 'invalid-credentials');
+          throw error;
+        }
+      }
+      if (account.firebaseUid !== checked.uid) return passwordRefusal(c, 'invalid-credentials');
+      if (account.blocked) return blockedAnswer(c);
+      const user =
+        checked.emailVerified && !account.emailVerified
+          ? ((await markEmailVerified(db, account.id)) ?? account)
+          : account;
+      const firebase = await createCustomToken(user.firebaseUid);
+      if (!firebase.ok) return providerUnavailable(c);
+      const signedIn = await signInSession(c, user);
+      const data = await userData(db, user);
+      return c.json({ accessToken: signedIn.accessToken, firebaseAccessToken: firebase.token, ...data });
+    },
+  )
+  .post('/auth/code-signin', requireAdmin(), jsonBody(codeSignInSchema), async (c) => {
+    const { db, caller: admin } = c.var;
+    if (admin.kind !== 'user') throw new Error('requireAdmin let a non-user through');
+    const target = await findUserById(db, c.req.valid('json').switchingUserId);
+    if (!target) return apiError(c, 404, NO_SUCH_USER_MESSAGE, { field: 'switchingUserId' });
+    if (target.role === 'admin') return apiError(c, 403, IMPERSONATE_ADMIN_MESSAGE);
+    if (target.blocked) return apiError(c, 403, IMPERSONATE_BLOCKED_MESSAGE);
+    const firebase = await createCustomToken(target.firebaseUid, { impersonatedBy: admin.userId });
+    if (!firebase.ok) return providerUnavailable(c);
+    // No refresh cookie: the session ends with its one access token, and the admin's own cookie stays.
+    const session = await db.transaction(async (tx) => {
+      const started = await startSession(tx, target.id, {
+        userAgent: `${IMPERSONATION_MARK}${admin.userId}`,
+        ip: clientIp(c),
+        lifetimeSeconds: ACCESS_TOKEN_TTL_SECONDS,
+      });
+      await audit(tx, {
+        actorUserId: admin.userId,
+        action: 'impersonate',
+        targetUserId: target.id,
+        details: { sessionId: started.sessionId },
+      });
+      return started;
+    });
+    const accessToken = await signSessionToken(target, session.sessionId);
+    const data = await userData(db, target);
+    return c.json({ accessToken, firebaseAccessToken: firebase.token, ...data });
+  })
+  .get('/auth/logout', queryParams(noQuery), async (c) => {
+    await endSignIn(c);
+    return c.json({ success: true });
+  })
+  .get(
+    '/auth/refresh',
+    rateLimit({ name: 'refresh-ip', limit: 120, windowMs: 60_000, key: ipKey }),
+    queryParams(noQuery),
+    async (c) => {
+      const refreshed = await refreshSession(c, refreshTokenCookie(c));
+      if (!refreshed.ok) return refreshed.response;
+      return c.json({ accessToken: refreshed.accessToken, ...(await userData(c.var.db, refreshed.user)) });
+    },
+  )
+  .get(
+    '/auth/public-token',
+    rateLimit({ name: 'public-token-ip', limit: 30, windowMs: 60_000, key: ipKey }),
+    queryParams(noQuery),
+    async (c) => c.json({ accessToken: await signPublicToken(accessKey()) }),
+  );

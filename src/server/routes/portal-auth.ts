@@ -1,0 +1,308 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { emailSchema, normalizeEmail, passwordSchema, utmShape } from '../../lib/validation.ts';
+import type { AccountsEnv } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import type { User } from '../db/schema.ts';
+import { apiError } from '../errors.ts';
+import { checkPassword, verifyIdToken, type IdTokenFailureCode } from '../identity.ts';
+import {
+  SESSION_EXPIRED_MESSAGE,
+  SIGN_IN_FAILED_MESSAGE,
+  SIGN_IN_REQUIRED_MESSAGE,
+  bearerToken,
+  blockedAnswer,
+  endSignIn,
+  passwordIpLimit,
+  passwordLoginLimit,
+  passwordRefusal,
+  providerUnavailable,
+  refreshSession,
+  refreshTokenCookie,
+  signInSession,
+} from '../middleware/caller.ts';
+import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
+import { noStore } from '../middleware/security-headers.ts';
+import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts';
+import { createApiKey } from '../services/api-keys.ts';
+import { saveCampaign } from '../services/campaigns.ts';
+import { signupAnswersSchema, submitSurvey } from '../services/surveys.ts';
+import {
+  DuplicateUserError,
+  createUser,
+  findUserByFirebaseUid,
+  findUserById,
+  markEmailVerified,
+} from '../services/users.ts';
+import { isSessionActive } from '../sessions.ts';
+import { userData } from '../user-data.ts';
+
+export const AGREEMENT_MESSAGE =
+  'Please agree to the terms and conditions & privacy policy before proceeding.';
+export const USER_EXISTS_MESSAGE = 'User already exists.';
+export const CREATE_USER_FAILED_MESSAGE = 'Create user failed! Please try again later.';
+export const SIGN_UP_UNVERIFIED_MESSAGE = 'We could not confirm this sign-up. Please try again.';
+export const SIGN_UP_MISMATCH_MESSAGE = 'This sign-up does not match the signed-in account.';
+export const ID_TOKEN_REFUSED_MESSAGE = 'Your sign-in could not be verified. Please sign in again.';
+export const NO_EMAIL_MESSAGE = 'Your sign-in account has no email address.';
+/** SPEC §8, account-exists-with-different-credential. */
+export const OTHER_CREDENTIAL_MESSAGE =
+  'An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address.';
+
+/**
+ * The header the web apps send with refresh-token calls (`X-App: apps`). It is accepted, not
+ * required: the answer is the same for every client, and the refresh token is honoured from the
+ * query (`refreshToken`), this `X-Refresh-Token` header or the refresh cookie, in that order.
+ */
+export const APP_MARKER_HEADER = 'X-App';
+export const REFRESH_TOKEN_HEADER = 'X-Refresh-Token';
+
+/** Firebase ID tokens are about 1 kB; anything much longer is not one. */
+const ID_TOKEN_LIMIT = 8192;
+const idTokenSchema = z.string().min(1).max(ID_TOKEN_LIMIT);
+const noQuery = z.strictObject({});
+
+const cloudLoginSchema = z.strictObject({
+  email: emailSchema,
+  password: z.string().min(1).max(4096),
+});
+
+const registerSchema = z.strictObject({
+  email: emailSchema,
+  /** Proves the sign-up when no ID token is sent; checked with the provider, never stored. */
+  password: passwordSchema.optional(),
+  idToken: idTokenSchema.optional(),
+  firebaseIdToken: idTokenSchema.optional(),
+  agreement: z.boolean().optional(),
+  survey: signupAnswersSchema.optional(),
+  campaign: z.strictObject({ ...utmShape, email: z.string().max(254).optional() }).optional(),
+});
+
+type RegisterBody = z.output<typeof registerSchema>;
+
+/** The identity a sign-up or social sign-in proved, as the provider reported it. */
+export interface ProvenIdentity {
+  uid: string;
+  email: string;
+  emailVerified: boolean;
+}
+
+export interface Provisioned {
+  user: User;
+  created: boolean;
+}
+
+function idTokenRefusal(c: Context, code: IdTokenFailureCode, unavailableMessage: string): Response {
+  switch (code) {
+    case 'user-disabled':
+      return blockedAnswer(c);
+    case 'unavailable':
+      return providerUnavailable(c, unavailableMessage);
+    case 'invalid-token':
+    case 'expired-token':
+    case 'revoked-token':
+      return apiError(c, 401, ID_TOKEN_REFUSED_MESSAGE);
+  }
+}
+
+/**
+ * Creates the account of a proven identity with its API key (and, for a form sign-up, survey and
+ * campaign) in one transaction, or finds the account a previous or concurrent call created. Every
+ * route that proves an identity provisions through here, so an account whose registration call was
+ * lost is completed at its next sign-in instead of being stuck with a provider account only. The
+ * unique firebase_uid decides races: the loser's insert finds the winner's row and rolls back.
+ * Throws DuplicateUserError('email') when another identity already owns the address.
+ */
+export async function provisionAccount(
+  db: Db,
+  identity: ProvenIdentity,
+  extras: Pick<RegisterBody, 'survey' | 'campaign'> = {},
+): Promise<Provisioned> {
+  const existing = await findUserByFirebaseUid(db, identity.uid);
+  if (existing) return { user: existing, created: false };
+  try {
+    const user = await db.transaction(async (tx) => {
+      const created = await createUser(tx, {
+        firebaseUid: identity.uid,
+        email: identity.email,
+        emailVerified: identity.emailVerified,
+      });
+      await createApiKey(tx, created.id);
+      if (extras.survey) {
+        await submitSurvey(tx, { email: identity.email, type: 'signup', answers: extras.survey });
+      }
+      if (extras.campaign) await saveCampaign(tx, { ...extras.campaign, email: identity.email });
+      return created;
+    });
+    return { user, created: true };
+  } catch (error) {
+    if (!(error instanceof DuplicateUserError) || error.field !== 'firebaseUid') throw error;
+    const winner = await findUserByFirebaseUid(db, identity.uid);
+    if (!winner) throw error;
+    return { user: winner, created: false };
+  }
+}
+
+/** The provider has confirmed the address since we last looked: API keys start working. */
+async function syncEmailVerified(db: Db, user: User, emailVerified: boolean): Promise<User> {
+  if (!emailVerified || user.emailVerified) return user;
+  return (await markEmailVerified(db, user.id)) ?? user;
+}
+
+/** A bearer credential that is not one of our own tokens, which can only be a Firebase ID token. */
+function foreignBearer(c: Context<AccountsEnv>): string | undefined {
+  return c.var.caller.kind === 'anonymous' ? bearerToken(c) : undefined;
+}
+
+/** Proves who is registering: a Firebase ID token when one is sent, else the email and password. */
+async function proveSignUp(
+  c: Context<AccountsEnv>,
+  body: RegisterBody,
+): Promise<{ ok: true; identity: ProvenIdentity } | { ok: false; response: Response }> {
+  const idToken = body.idToken ?? body.firebaseIdToken ?? foreignBearer(c);
+  if (idToken !== undefined) {
+    const verified = await verifyIdToken(idToken);
+    if (!verified.ok) {
+      return { ok: false, response: idTokenRefusal(c, verified.code, CREATE_USER_FAILED_MESSAGE) };
+    }
+    if (verified.email === null || normalizeEmail(verified.email) !== body.email) {
+      return { ok: false, response: apiError(c, 403, SIGN_UP_MISMATCH_MESSAGE, { field: 'email' }) };
+    }
+    const identity = { uid: verified.uid, email: body.email, emailVerified: verified.emailVerified };
+    return { ok: true, identity };
+  }
+  if (body.password === undefined)
+    return { ok: false, response: apiError(c, 401, SIGN_UP_UNVERIFIED_MESSAGE) };
+  const checked = await checkPassword(body.email, body.password);
+  if (!checked.ok) {
+    const response =
+      checked.code === 'invalid-credentials'
+        ? apiError(c, 401, SIGN_UP_UNVERIFIED_MESSAGE)
+        : passwordRefusal(c, checked.code);
+    return { ok: false, response };
+  }
+  return {
+    ok: true,
+    identity: { uid: checked.uid, email: body.email, emailVerified: checked.emailVerified },
+  };
+}
+
+/**
+ * The portal's sign-in and registration calls of SPEC §7, mounted at /api/portal. Every answer
+ * carries tokens or account data, so none may be cached.
+ */
+export const portalAuthRoutes = new Hono<AccountsEnv>()
+  .use(noStore())
+  .post(
+    '/auth/cloud-login',
+    passwordIpLimit(),
+    jsonBody(cloudLoginSchema),
+    passwordLoginLimit<JsonInput<typeof cloudLoginSchema>>((c) => c.req.valid('json').email),
+    async (c) => {
+      const { email, password } = c.req.valid('json');
+      const checked = await checkPassword(email, password);
+      if (!checked.ok) return passwordRefusal(c, checked.code);
+      const found = await findUserByFirebaseUid(c.var.db, checked.uid);
+      if (!found) return passwordRefusal(c, 'invalid-credentials');
+      if (found.blocked) return blockedAnswer(c);
+      const user = await syncEmailVerified(c.var.db, found, checked.emailVerified);
+      return c.json(await userData(c.var.db, user));
+    },
+  )
+  .post(
+    '/user/register-user',
+    rateLimit({ name: 'register-ip', limit: 30, windowMs: 60_000, key: ipKey }),
+    jsonBody(registerSchema),
+    passwordLoginLimit<JsonInput<typeof registerSchema>>((c) => {
+      const body = c.req.valid('json');
+      const proofByPassword = body.idToken === undefined && body.firebaseIdToken === undefined;
+      return proofByPassword && body.password !== undefined ? body.email : undefined;
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      if (body.agreement === false) return apiError(c, 400, AGREEMENT_MESSAGE, { field: 'agreement' });
+      const proof = await proveSignUp(c, body);
+      if (!proof.ok) return proof.response;
+      const { db } = c.var;
+      let provisioned: Provisioned;
+      try {
+        provisioned = await provisionAccount(db, proof.identity, body);
+      } catch (error) {
+        if (error instanceof DuplicateUserError)
+          return apiError(c, 409, USER_EXISTS_MESSAGE, { field: 'email' });
+        throw error;
+      }
+      const { user, created } = provisioned;
+      if (user.blocked) return blockedAnswer(c);
+      // A social sign-up registers after its questionnaire, for an account validate-user created.
+      if (!created && body.survey) {
+        await submitSurvey(db, { email: user.email, type: 'signup', answers: body.survey });
+      }
+      await syncEmailVerified(db, user, proof.identity.emailVerified);
+      return c.json({ success: true, userid: user.id, username: user.username });
+    },
+  )
+  .get('/auth/log-out', queryParams(noQuery), async (c) => {
+    await endSignIn(c);
+    return c.json({ success: true });
+  })
+  .get(
+    '/auth/refresh-token',
+    rateLimit({ name: 'refresh-ip', limit: 120, windowMs: 60_000, key: ipKey }),
+    queryParams(z.strictObject({ refreshToken: z.string().max(256).optional() })),
+    async (c) => {
+      const token =
+        c.req.valid('query').refreshToken ?? c.req.header(REFRESH_TOKEN_HEADER) ?? refreshTokenCookie(c);
+      const refreshed = await refreshSession(c, token);
+      if (!refreshed.ok) return refreshed.response;
+      const data = await userData(c.var.db, refreshed.user);
+      return c.json({ refreshToken: refreshed.refreshToken, accessToken: refreshed.accessToken, ...data });
+    },
+  )
+  .get('/auth/access-token', queryParams(noQuery), async (c) => {
+    const { db, caller: who } = c.var;
+    const refused = (): Response => c.json({ valid: false, error: SESSION_EXPIRED_MESSAGE }, 401);
+    if (who.kind === 'public' || (who.kind === 'anonymous' && bearerToken(c) === undefined)) {
+      return c.json({ valid: false, error: SIGN_IN_REQUIRED_MESSAGE }, 401);
+    }
+    if (who.kind !== 'user') return refused();
+    if (!(await isSessionActive(db, who.sessionId))) return refused();
+    const user = await findUserById(db, who.userId);
+    if (!user || user.blocked) return refused();
+    return c.json({ valid: true, ...(await userData(db, user)) });
+  })
+  .get(
+    '/auth/validate-user',
+    rateLimit({ name: 'validate-user-ip', limit: 60, windowMs: 60_000, key: ipKey }),
+    queryParams(z.strictObject({ accessToken: idTokenSchema.optional() })),
+    async (c) => {
+      const idToken = c.req.valid('query').accessToken ?? foreignBearer(c);
+      if (idToken === undefined) return apiError(c, 401, ID_TOKEN_REFUSED_MESSAGE);
+      const verified = await verifyIdToken(idToken);
+      if (!verified.ok) return idTokenRefusal(c, verified.code, SIGN_IN_FAILED_MESSAGE);
+      if (verified.email === null) return apiError(c, 400, NO_EMAIL_MESSAGE);
+      const { db } = c.var;
+      let provisioned: Provisioned;
+      try {
+        provisioned = await provisionAccount(db, {
+          uid: verified.uid,
+          email: normalizeEmail(verified.email),
+          emailVerified: verified.emailVerified,
+        });
+      } catch (error) {
+        if (error instanceof DuplicateUserError) return apiError(c, 409, OTHER_CREDENTIAL_MESSAGE);
+        throw error;
+      }
+      if (provisioned.user.blocked) return blockedAnswer(c);
+      const user = await syncEmailVerified(db, provisioned.user, verified.emailVerified);
+      const signedIn = await signInSession(c, user);
+      const data = await userData(db, user);
+      return c.json({
+        refreshToken: signedIn.refreshToken,
+        accessToken: signedIn.accessToken,
+        ...data,
+        isNewUser: provisioned.created,
+      });
+    },
+  );

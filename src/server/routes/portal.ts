@@ -1,0 +1,108 @@
+import { eq, sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import {
+  EMAIL_MESSAGE,
+  FILL_ALL_FIELDS_MESSAGE,
+  isEmailAddress,
+  MAX_EMAIL_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  PASSWORD_MESSAGE,
+  utmShape,
+} from '../../lib/validation.ts';
+import type { AccountsEnv } from '../context.ts';
+import { users } from '../db/schema.ts';
+import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
+import { jsonBody, queryParams } from '../middleware/validate.ts';
+import { sharedRateLimitStore } from '../rate-limit-store.ts';
+import { saveCampaign } from '../services/campaigns.ts';
+import { listPricePlans } from '../services/price-plans.ts';
+import { getSurvey, signupAnswersSchema, submitSurvey } from '../services/surveys.ts';
+
+/** SPEC §8: the identity provider's email-already-in-use message, shown before the account is even created. */
+export const USER_EXISTS_MESSAGE = 'User already exists.';
+
+const validateEmailBody = z.strictObject({
+  email: z.string().max(MAX_EMAIL_LENGTH + 64),
+  password: z.string().max(MAX_PASSWORD_LENGTH),
+});
+
+/** The first problem with a sign-up form, in SPEC §5's words, or undefined when it may go ahead. */
+async function signUpProblem(
+  db: AccountsEnv['Variables']['db'],
+  email: string,
+  password: string,
+): Promise<string | undefined> {
+  const address = email.trim();
+  if (address === '' || password === '') return FILL_ALL_FIELDS_MESSAGE;
+  if (!isEmailAddress(address)) return EMAIL_MESSAGE;
+  if (password.length < MIN_PASSWORD_LENGTH) return PASSWORD_MESSAGE;
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, address.toLowerCase()))
+    .limit(1);
+  return existing ? USER_EXISTS_MESSAGE : undefined;
+}
+
+const surveyBody = z.strictObject({
+  email: z.string().trim().min(1).max(MAX_EMAIL_LENGTH),
+  type: z.literal('signup'),
+  ...signupAnswersSchema.shape,
+});
+
+const campaignBody = z.strictObject({
+  campaign: z.strictObject({ email: z.string().max(MAX_EMAIL_LENGTH).optional(), ...utmShape }),
+});
+
+const rateLimitStore = sharedRateLimitStore();
+
+/**
+ * Portal calls of SPEC §7 that need no signed-in user: the sign-up checks, the questionnaire, the
+ * campaign record and the price list. Mounted at /api/portal.
+ */
+export const portalRoutes = new Hono<AccountsEnv>()
+  .post(
+    '/auth/validate-email',
+    rateLimit({ name: 'validate-email', limit: 30, windowMs: 60_000, key: ipKey, store: rateLimitStore }),
+    jsonBody(validateEmailBody),
+    async (c) => {
+      const { email, password } = c.req.valid('json');
+      const problem = await signUpProblem(c.var.db, email, password);
+      // SPEC §7: "true on success, otherwise text".
+      if (problem) return c.text(problem, 400);
+      return c.json(true);
+    },
+  )
+  .post('/account/submit-survey', jsonBody(surveyBody), async (c) => {
+    const { email, type, ...answers } = c.req.valid('json');
+    if (!isEmailAddress(email)) return c.json({ error: `email: ${EMAIL_MESSAGE}`, field: 'email' }, 400);
+    const result = await submitSurvey(c.var.db, { email, type, answers });
+    return c.json({ created: result.created }, result.created ? 201 : 200);
+  })
+  .get(
+    '/account/get-survey',
+    queryParams(
+      z.strictObject({ email: z.string().trim().min(1).max(MAX_EMAIL_LENGTH), type: z.literal('signup') }),
+    ),
+    async (c) => {
+      const { email, type } = c.req.valid('query');
+      const survey = await getSurvey(c.var.db, email, type);
+      // Only whether it exists: the answers are not shown to whoever knows an address.
+      return c.json(survey ? { email: survey.email, type: survey.type } : {});
+    },
+  )
+  .post('/user/save-campaign', jsonBody(campaignBody), async (c) => {
+    const { campaign } = c.req.valid('json');
+    const result = await saveCampaign(c.var.db, campaign);
+    return c.json(result, result.saved ? 201 : 200);
+  })
+  .get(
+    '/account/get-price-plans',
+    queryParams(z.strictObject({ couponCode: z.string().trim().max(64).optional() })),
+    async (c) => {
+      const { couponCode } = c.req.valid('query');
+      return c.json(await listPricePlans(c.var.db, couponCode));
+    },
+  );

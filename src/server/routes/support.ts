@@ -1,0 +1,74 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AccountsEnv } from '../context.ts';
+import { STACK_TRACE_LIMIT } from '../db/schema.ts';
+import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
+import { jsonBody, queryParams } from '../middleware/validate.ts';
+import { sharedRateLimitStore } from '../rate-limit-store.ts';
+import { findActiveKey } from '../services/api-keys.ts';
+import { characterCount, logClientError } from '../services/client-errors.ts';
+
+const short = z.string().trim().max(200);
+
+const logBody = z.strictObject({
+  type: z.string().trim().min(1).max(100),
+  stackTrace: z
+    .string()
+    .refine(
+      (value) => characterCount(value) <= STACK_TRACE_LIMIT,
+      `must be at most ${STACK_TRACE_LIMIT} characters`,
+    )
+    .optional(),
+  server: short.optional(),
+  cron: short.optional(),
+  fargate: short.optional(),
+  discordChannel: short.optional(),
+});
+
+const editorKeyQuery = z.strictObject({
+  apikey: z.string().min(1).max(200),
+  id: z.string().regex(/^\d+$/, 'must be a whole number').optional(),
+  success: z.enum(['true', 'false']).optional(),
+});
+
+/** The rich-text editor keys this deployment may hand out (EDITOR_KEYS, comma-separated). */
+export function editorKeys(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.EDITOR_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+}
+
+const logLimit = rateLimit({
+  name: 'log',
+  limit: 60,
+  windowMs: 60_000,
+  key: ipKey,
+  store: sharedRateLimitStore(),
+});
+
+/**
+ * The browser's error logger (SPEC §7 "debug host /log") and the rich-text editor key call
+ * (status/get-mce-key). Mounted at /api.
+ */
+export const supportRoutes = new Hono<AccountsEnv>()
+  .post('/log', logLimit, jsonBody(logBody), async (c) => {
+    const entry = c.req.valid('json');
+    const caller = c.var.caller;
+    const saved = await logClientError(c.var.db, {
+      ...entry,
+      userId: caller.kind === 'user' ? caller.userId : null,
+    });
+    return c.json({ id: saved.id }, 201);
+  })
+  .get('/status/get-mce-key', queryParams(editorKeyQuery), async (c) => {
+    const { apikey, id, success } = c.req.valid('query');
+    const check = await findActiveKey(c.var.db, apikey);
+    if (!check.ok) return c.json({ error: 'A valid, active API key is required.' }, 401);
+    const keys = editorKeys();
+    if (keys.length === 0) return c.json({ error: 'No editor key is configured on this server.' }, 404);
+    // A client that reports a failing key (success=false) gets the next one.
+    const current = id === undefined ? 0 : Number(id) % keys.length;
+    const index = success === 'false' ? (current + 1) % keys.length : current;
+    return c.json({ key: keys[index], id: String(index) });
+  });

@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountsApp } from '../../src/server/accounts-app.ts';
+import { closeDatabase, getDatabase } from '../../src/server/db/client.ts';
+import { users } from '../../src/server/db/schema.ts';
+import { createApiKey } from '../../src/server/services/api-keys.ts';
+import { SIGNUP_QUESTIONS } from '../../src/server/services/surveys.ts';
+
+const SITE = 'http://localhost:4321';
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return Promise.resolve(
+    accountsApp.request(`${SITE}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+function get(path: string): Promise<Response> {
+  return Promise.resolve(accountsApp.request(`${SITE}${path}`));
+}
+
+const answers = Object.fromEntries(SIGNUP_QUESTIONS.map(({ question, options }) => [question, options[0]]));
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  process.env.DATA_DIR = 'memory://';
+  delete process.env.DATABASE_URL;
+  process.env.EDITOR_KEYS = 'editor-key-one,editor-key-two';
+  const { db } = await getDatabase();
+  await db.insert(users).values({ firebaseUid: 'taken-uid', email: 'Taken@Example.com', username: 'taken' });
+});
+
+afterAll(async () => {
+  await closeDatabase();
+  process.env = { ...saved };
+});
+
+describe('POST /api/portal/auth/validate-email', () => {
+  it('answers true for a new address and an acceptable password', async () => {
+    const res = await post('/portal/auth/validate-email', { email: 'new@example.com', password: 'secret1' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toBe(true);
+  });
+
+  it.each([
+    [{ email: '', password: 'secret1' }, 'Please fill all the fields.'],
+    [{ email: 'a@example.com', password: '' }, 'Please fill all the fields.'],
+    [{ email: 'not-an-email', password: 'secret1' }, 'Please enter a valid email address.'],
+    [{ email: 'short@example.com', password: '12345' }, 'Password should be at least 6 characters.'],
+    [{ email: 'TAKEN@example.com', password: 'secret1' }, 'User already exists.'],
+  ])('answers the spec text for %j', async (body, message) => {
+    const res = await post('/portal/auth/validate-email', body);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe(message);
+  });
+
+  it('refuses unknown fields and non-JSON bodies', async () => {
+    const unknown = await post('/portal/auth/validate-email', {
+      email: 'a@b.co',
+      password: 'secret1',
+      admin: true,
+    });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ error: 'Unknown field: admin' });
+    const form = await accountsApp.request(`${SITE}/api/portal/auth/validate-email`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'email=a@b.co',
+    });
+    expect(form.status).toBe(415);
+  });
+});
+
+describe('the questionnaire record', () => {
+  it('stores a sign-up survey once and reports that it exists, without showing the answers', async () => {
+    const first = await post('/portal/account/submit-survey', {
+      email: 'Sam@Example.com',
+      type: 'signup',
+      ...answers,
+    });
+    expect(first.status).toBe(201);
+    const again = await post('/portal/account/submit-survey', {
+      email: 'sam@example.com',
+      type: 'signup',
+      ...answers,
+    });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ created: false });
+
+    const found = await get('/portal/account/get-survey?email=SAM%40example.com&type=signup');
+    expect(await found.json()).toEqual({ email: 'Sam@Example.com', type: 'signup' });
+    const missing = await get('/portal/account/get-survey?email=nobody%40example.com&type=signup');
+    expect(await missing.json()).toEqual({});
+  });
+
+  it('refuses an answer that is not one of the options, naming the question', async () => {
+    const [first] = SIGNUP_QUESTIONS;
+    const res = await post('/portal/account/submit-survey', {
+      email: 'x@example.com',
+      type: 'signup',
+      ...answers,
+      [first.question]: 'Fun',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toContain(first.question);
+  });
+});
+
+describe('POST /api/portal/user/save-campaign', () => {
+  it('saves a campaign with its UTM values, empty ones defaulting to empty strings', async () => {
+    const res = await post('/portal/user/save-campaign', {
+      campaign: { email: 'ads@example.com', utm_source: 'newsletter', utm_medium: 'email' },
+    });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({
+      saved: true,
+      campaign: {
+        utm_source: 'newsletter',
+        utm_medium: 'email',
+        utm_campaign: '',
+        utm_term: '',
+        utm_content: '',
+      },
+    });
+  });
+
+  it('skips a campaign without utm_source', async () => {
+    const res = await post('/portal/user/save-campaign', { campaign: { email: 'ads@example.com' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ saved: false, reason: 'missing_utm_source' });
+  });
+});
+
+describe('GET /api/portal/account/get-price-plans', () => {
+  it('lists the plans with the default monthlyT2 among them and no coupon error', async () => {
+    const res = await get('/portal/account/get-price-plans');
+    const body = (await res.json()) as {
+      plans: { code: string }[];
+      couponCode: string;
+      couponCodeError: string;
+    };
+    expect(res.status).toBe(200);
+    expect(body.plans.map((p) => p.code)).toContain('monthlyT2');
+    expect(body.couponCode).toBe('');
+    expect(body.couponCodeError).toBe('');
+  });
+
+  it('explains an unknown coupon', async () => {
+    const body = (await (await get('/portal/account/get-price-plans?couponCode=NOPE')).json()) as {
+      couponCodeError: string;
+    };
+    expect(body.couponCodeError).toBe('Coupon code NOPE is not valid.');
+  });
+});
+
+describe('POST /api/log', () => {
+  it('stores a browser error report', async () => {
+    const res = await post('/log', { type: 'TypeError', stackTrace: 'at x (y.js:1:1)', server: 'web' });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ id: expect.any(String) as string });
+  });
+
+  it('refuses a stack trace over 3000 characters, naming the field', async () => {
+    const res = await post('/log', { type: 'Error', stackTrace: 'x'.repeat(3001) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ field: 'stackTrace' });
+  });
+});
+
+describe('GET /api/status/get-mce-key', () => {
+  it('hands an editor key to a caller with an active API key, and the next one when told it failed', async () => {
+    const { db } = await getDatabase();
+    const [owner] = await db
+      .insert(users)
+      .values({
+        firebaseUid: 'editor-uid',
+        email: 'editor@example.com',
+        username: 'editor',
+        emailVerified: true,
+      })
+      .returning();
+    if (!owner) throw new Error('test user not created');
+    const issued = await createApiKey(db, owner.id);
+    if (!issued) throw new Error('test key not issued');
+    const { key } = issued;
+    const first = await get(`/status/get-mce-key?apikey=${key}`);
+    expect(await first.json()).toEqual({ key: 'editor-key-one', id: '0' });
+    const next = await get(`/status/get-mce-key?apikey=${key}&id=0&success=false`);
+    expect(await next.json()).toEqual({ key: 'editor-key-two', id: '1' });
+  });
+
+  it('refuses an unknown API key', async () => {
+    const res = await get('/status/get-mce-key?apikey=not-a-key');
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('protection', () => {
+  it('puts the security headers on every answer', async () => {
+    const res = await get('/portal/account/get-price-plans');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('referrer-policy')).toBeTruthy();
+  });
+
+  it('refuses a cookie-bearing cross-site POST', async () => {
+    const res = await post(
+      '/log',
+      { type: 'Error' },
+      { Origin: 'https://evil.example', Cookie: 'refreshToken=abc' },
+    );
+    expect(res.status).toBe(403);
+  });
+
+  it('refuses bodies over the size limit with 413', async () => {
+    const res = await post('/log', { type: 'Error', stackTrace: 'x'.repeat(70_000) });
+    expect(res.status).toBe(413);
+  });
+});
