@@ -16,6 +16,7 @@ import { SIGNUP_QUESTIONS } from '../../src/server/services/surveys.ts';
 import { findUserByFirebaseUid, setBlocked, setRole } from '../../src/server/services/users.ts';
 import { REFRESH_COOKIE_MAX_AGE_SECONDS } from '../../src/server/tokens.ts';
 import { databaseTargets } from './databases.ts';
+import { logClientError } from '../../src/server/services/client-errors.ts';
 
 const saved = { ...process.env };
 const PASSWORD = 'correct-horse-battery';
@@ -640,6 +641,22 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
       const { accessToken } = await session(account.email);
       expect((await app.request(`/admin/users/${account.userid}`, bearer(accessToken))).status).toBe(403);
       expect((await app.request(`/admin/users/${randomUUID()}`, bearer(adminToken))).status).toBe(404);
+    });
+  });
+
+  describe('client error log for admins', () => {
+    it('lists browser error reports newest first to admins only', async () => {
+      const { accessToken: adminToken } = await admin();
+      await logClientError(db(), { type: 'OlderError', stackTrace: 'at a (a.js:1:1)' });
+      await logClientError(db(), { type: 'NewerError', stackTrace: 'at b (b.js:2:2)' });
+      const res = await app.request('/admin/client-errors?limit=2', bearer(adminToken));
+      expect(res.status).toBe(200);
+      const json = (await res.json()) as { entries: { type: string }[]; nextBefore: string | null };
+      expect(json.entries.map((e) => e.type)).toEqual(['NewerError', 'OlderError']);
+      const account = await registered();
+      const { accessToken } = await session(account.email);
+      expect((await app.request('/admin/client-errors', bearer(accessToken))).status).toBe(403);
+      expect((await app.request('/admin/client-errors?before=nope', bearer(adminToken))).status).toBe(400);
     });
   });
 

@@ -9,6 +9,7 @@ import { requireAdmin } from '../middleware/caller.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { queryParams } from '../middleware/validate.ts';
 import { listAudit } from '../services/audit-log.ts';
+import { listClientErrors } from '../services/client-errors.ts';
 import { findUserById, setBlocked } from '../services/users.ts';
 import { revokeUserSessions } from '../sessions.ts';
 import { profileData } from '../user-data.ts';
@@ -21,6 +22,10 @@ export const IDENTITY_NOT_UPDATED_MESSAGE =
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const noQuery = z.strictObject({});
 const auditQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).optional() });
+const clientErrorsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  before: z.string().regex(UUID_PATTERN, 'must be the id of a listed entry').optional(),
+});
 
 function actorId(c: Context<AccountsEnv>): string {
   const { caller: who } = c.var;
@@ -58,6 +63,10 @@ export const adminRoutes = new Hono<AccountsEnv>()
   .get('/audit', queryParams(auditQuery), async (c) => {
     const entries = await listAudit(c.var.db, { limit: c.req.valid('query').limit });
     return c.json({ entries });
+  })
+  .get('/client-errors', queryParams(clientErrorsQuery), async (c) => {
+    const { limit, before } = c.req.valid('query');
+    return c.json(await listClientErrors(c.var.db, { limit, before }));
   })
   .get('/users/:id', queryParams(noQuery), async (c) => {
     const id = c.req.param('id');
