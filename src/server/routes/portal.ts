@@ -14,7 +14,7 @@ import {
 import type { AccountsEnv } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
-import { jsonBody, queryParams } from '../middleware/validate.ts';
+import { jsonBody, type JsonInput, queryParams } from '../middleware/validate.ts';
 import { sharedRateLimitStore } from '../rate-limit-store.ts';
 import { saveCampaign } from '../services/campaigns.ts';
 import { listPricePlans } from '../services/price-plans.ts';
@@ -65,8 +65,15 @@ const rateLimitStore = sharedRateLimitStore();
 export const portalRoutes = new Hono<AccountsEnv>()
   .post(
     '/auth/validate-email',
-    rateLimit({ name: 'validate-email', limit: 30, windowMs: 60_000, key: ipKey, store: rateLimitStore }),
+    rateLimit({ name: 'validate-email-ip', limit: 30, windowMs: 60_000, key: ipKey, store: rateLimitStore }),
     jsonBody(validateEmailBody),
+    rateLimit<JsonInput<typeof validateEmailBody>>({
+      name: 'validate-email-account',
+      limit: 10,
+      windowMs: 60_000,
+      key: (c) => `email:${c.req.valid('json').email.trim().toLowerCase()}`,
+      store: rateLimitStore,
+    }),
     async (c) => {
       const { email, password } = c.req.valid('json');
       const problem = await signUpProblem(c.var.db, email, password);

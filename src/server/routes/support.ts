@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { BlankInput } from 'hono/types';
 import { z } from 'zod';
 import type { AccountsEnv } from '../context.ts';
 import { STACK_TRACE_LIMIT } from '../db/schema.ts';
@@ -39,11 +40,15 @@ export function editorKeys(env: NodeJS.ProcessEnv = process.env): string[] {
     .filter((key) => key !== '');
 }
 
-const logLimit = rateLimit({
+const logLimit = rateLimit<BlankInput, AccountsEnv>({
   name: 'log',
   limit: 60,
   windowMs: 60_000,
-  key: ipKey,
+  // Per IP and, for signed-in callers, per account.
+  key: (c) => {
+    const who = c.var.caller;
+    return who.kind === 'user' ? [ipKey(c), `user:${who.userId}`] : ipKey(c);
+  },
   store: sharedRateLimitStore(),
 });
 
