@@ -2,6 +2,13 @@ import { Hono } from 'hono';
 import { getDatabase } from './db/client.ts';
 import type { Check } from './identity.ts';
 
+/** The innermost cause's message: "connect ECONNREFUSED …" says more than "Failed query: select 1". */
+function rootCause(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : 'unavailable';
+}
+
 /** Whether the database answers a trivial query within the time limit. */
 export async function checkDatabase(timeoutMs = 2000): Promise<Check> {
   let timer: NodeJS.Timeout | undefined;
@@ -16,7 +23,7 @@ export async function checkDatabase(timeoutMs = 2000): Promise<Check> {
     .then((): Check => ({ ok: true }))
     .catch((error: unknown): Check => ({
       ok: false,
-      reason: `database: ${error instanceof Error ? error.message : 'unavailable'}`,
+      reason: `database: ${rootCause(error)}`,
     }));
   try {
     return await Promise.race([probe, timeout]);

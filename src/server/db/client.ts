@@ -32,6 +32,16 @@ export interface DatabaseOptions {
   migrationsDir: string;
 }
 
+/**
+ * Seconds the PostgreSQL pool waits before connecting again after failed attempts. A request that
+ * needs a connection waits this out, and the driver's own backoff grows to 20 s after a dozen refusals:
+ * during an outage requests would hang that long instead of answering 503, and keep waiting after the
+ * database is back. Attempts are made only when a request needs a connection, so a short cap is enough.
+ */
+function reconnectDelaySeconds(failedAttempts: number): number {
+  return Math.min(0.05 * 2 ** failedAttempts, 1);
+}
+
 /** Opens a database without touching the process-wide one (tests use several). */
 export function openDatabase(options: DatabaseOptions): Database {
   const { migrationsDir } = options;
@@ -39,6 +49,9 @@ export function openDatabase(options: DatabaseOptions): Database {
     const searchPath = options.schema;
     const client = postgres(options.url, {
       max: 10,
+      backoff: reconnectDelaySeconds,
+      // A silently unreachable server must fail requests quickly (503), not hold them for 30 s.
+      connect_timeout: 5,
       onnotice: () => undefined,
       ...(searchPath ? { connection: { search_path: searchPath } } : {}),
     });
@@ -78,13 +91,15 @@ export function openDatabase(options: DatabaseOptions): Database {
 const KEY = Symbol.for('market-data.database');
 const store = globalThis as typeof globalThis & { [KEY]?: Promise<Database> | undefined };
 
-/** The process-wide database, opened and migrated on first use. */
+/** The process-wide database, opened and migrated on first use (in DATABASE_SCHEMA when that is set). */
 export function getDatabase(): Promise<Database> {
   const existing = store[KEY];
   if (existing) return existing;
   const config = readConfig();
+  const schemaName = process.env.DATABASE_SCHEMA?.trim() ?? '';
   const database = openDatabase({
     url: config.databaseUrl,
+    ...(schemaName === '' ? {} : { schema: schemaName }),
     dataDir: config.dataDir === 'memory://' ? 'memory://' : path.join(config.dataDir, 'pglite'),
     migrationsDir: config.migrationsDir,
   });
