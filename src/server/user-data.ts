@@ -1,18 +1,14 @@
 import { hmacHex, serverSecret } from './crypto.ts';
 import type { Db } from './db/client.ts';
 import type { User } from './db/schema.ts';
-import type { UserData } from '../lib/stores/user.ts';
+import { EMPTY_PROFILE_DATA, type ProfileData, type UserData } from '../lib/user-data.ts';
 import { revealApiKey } from './services/api-keys.ts';
 
 /**
- * The user state the browser stores after sign-in and refresh (SPEC §3), the same type the
- * browser's user store holds. It never carries a token: tokens travel beside it in the answer, so
- * the client can drop them before storing the rest.
+ * The user state the browser stores after sign-in and refresh (SPEC §3). It never carries a token:
+ * tokens travel beside it in the answer, so the client can drop them before storing the rest.
  */
-export type { UserData };
-
-/** An account as the site may show it to anyone allowed to look: everything of SPEC §3 but the API key. */
-export type ProfileData = Omit<UserData, 'apiKey'>;
+export type { ProfileData, UserData };
 
 /**
  * Signs the user id for the support chat's identity verification, so nobody can open a chat as
@@ -25,6 +21,7 @@ export function intercomHash(userId: string, secret: string = serverSecret()): s
 /** Everything of the user state except the API key, for admins looking at someone else's account. */
 export function profileData(user: User): ProfileData {
   return {
+    ...EMPTY_PROFILE_DATA,
     userid: user.id,
     username: user.username,
     firstname: user.firstName,
@@ -35,18 +32,8 @@ export function profileData(user: User): ProfileData {
     isPremium: user.isPremium,
     planCode: user.planCode,
     legacy: user.legacy,
-    facebookLinked: false,
     referralCode: user.referralCode ?? '',
-    linkedAccounts: [],
-    followingIDs: [],
-    followersIDs: [],
-    positionSpaces: [],
-    watchlistSpaces: [],
-    marketIndicies: [],
     intercomHash: intercomHash(user.id),
-    tutorials: {},
-    tutorialComplete: false,
-    portfolioTutorials: { editPortfolioCompletes: true, tabBtnCompletes: true, settingsCompletes: true },
   };
 }
 

@@ -1,37 +1,7 @@
 import { computed, map } from 'nanostores';
+import { EMPTY_USER_DATA, type UserData } from '../user-data.ts';
 
-export type UserRole = 'user' | 'analyst' | 'admin' | (string & {});
-
-/** The signed-in user's data as the accounts API returns it (SPEC §3, user state). */
-export interface UserData {
-  userid: string;
-  username: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  userRole: UserRole;
-  createdAt: string;
-  isPremium: boolean;
-  planCode: string;
-  apiKey: string;
-  legacy: boolean;
-  facebookLinked: boolean;
-  referralCode: string;
-  linkedAccounts: string[];
-  followingIDs: string[];
-  followersIDs: string[];
-  positionSpaces: unknown[];
-  watchlistSpaces: unknown[];
-  marketIndicies: unknown[];
-  intercomHash: string;
-  tutorials: Record<string, boolean>;
-  tutorialComplete: boolean;
-  portfolioTutorials: {
-    editPortfolioCompletes: boolean;
-    tabBtnCompletes: boolean;
-    settingsCompletes: boolean;
-  };
-}
+export type { UserData, UserRole } from '../user-data.ts';
 
 export interface UserState extends UserData {
   authenticated: boolean;
@@ -39,33 +9,7 @@ export interface UserState extends UserData {
   draft: Partial<UserData> | null;
 }
 
-export const EMPTY_USER: UserState = {
-  userid: '',
-  username: '',
-  firstname: '',
-  lastname: '',
-  email: '',
-  userRole: 'user',
-  createdAt: '',
-  isPremium: false,
-  planCode: 'free',
-  apiKey: '',
-  legacy: false,
-  facebookLinked: false,
-  referralCode: '',
-  linkedAccounts: [],
-  followingIDs: [],
-  followersIDs: [],
-  positionSpaces: [],
-  watchlistSpaces: [],
-  marketIndicies: [],
-  intercomHash: '',
-  tutorials: {},
-  tutorialComplete: false,
-  portfolioTutorials: { editPortfolioCompletes: true, tabBtnCompletes: true, settingsCompletes: true },
-  authenticated: false,
-  draft: null,
-};
+export const EMPTY_USER: UserState = { ...EMPTY_USER_DATA, authenticated: false, draft: null };
 
 export const $user = map<UserState>({ ...EMPTY_USER });
 
