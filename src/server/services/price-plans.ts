@@ -1,31 +1,14 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { coupons, pricePlans, type Coupon, type PricePlan } from '../db/schema.ts';
+import { DEFAULT_PRICING, type PricePlan, type PricePlansAnswer } from '../../lib/price-plans.ts';
+import { coupons, pricePlans, type Coupon, type PricePlan as PricePlanRow } from '../db/schema.ts';
 
 /** SPEC §9: the pricing option selected when nothing else is. */
-export const DEFAULT_PRICING_OPTION = 'monthlyT2';
+export const DEFAULT_PRICING_OPTION = DEFAULT_PRICING;
 
-export interface PricePlanView {
-  code: string;
-  name: string;
-  planType: PricePlan['planType'];
-  billingInterval: PricePlan['billingInterval'];
-  priceCents: number;
-  /** The price after the coupon, or null when no coupon applies to this plan. */
-  discountedPriceCents: number | null;
-  currency: string;
-  callsPerMinute: number | null;
-  callsPerDay: number | null;
-  features: string[];
-  sortOrder: number;
-}
-
-/** SPEC §7 price-plans answer: the code echoes an accepted coupon, the error explains a refused one. */
-export interface PricePlansAnswer {
-  plans: PricePlanView[];
-  couponCode: string;
-  couponCodeError: string;
-}
+export type { PricePlansAnswer };
+/** One plan as listed to clients. */
+export type PricePlanView = PricePlan;
 
 type CouponCheck = { ok: true; coupon: Coupon } | { ok: false; error: string };
 
@@ -47,7 +30,7 @@ export function discountedPrice(
   return Math.max(0, priceCents - (coupon.amountOffCents ?? 0));
 }
 
-function appliesTo(coupon: Coupon, plan: PricePlan): boolean {
+function appliesTo(coupon: Coupon, plan: PricePlanRow): boolean {
   return plan.priceCents > 0 && (coupon.planCodes.length === 0 || coupon.planCodes.includes(plan.code));
 }
 

@@ -1,0 +1,190 @@
+import { map } from 'nanostores';
+import { PORTAL_URL } from '../endpoints.ts';
+import { DEFAULT_PRICING, type PricePlan, type PricePlansAnswer } from '../price-plans.ts';
+import { SITE_NAME } from '../routes.ts';
+
+export { DEFAULT_PRICING };
+export type { BillingInterval, PlanType, PricePlan, PricePlansAnswer } from '../price-plans.ts';
+
+/** Where pricing failures send people; derived from the brand so a rename cannot leave it stale. */
+export const SUPPORT_EMAIL = `support@${SITE_NAME.toLowerCase()}.com`;
+
+/** SPEC §8: shown when the plans cannot be loaded and the server gave no reason of its own. */
+export const PRICE_PLANS_ERROR_MESSAGE = `Something went wrong, please contact ${SUPPORT_EMAIL} for more details.`;
+
+/** A postal address for invoices; every part is free text because formats differ by country. */
+export interface BillingAddress {
+  line1: string;
+  line2: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  country: string;
+}
+
+/**
+ * A subscription the account already holds. Only the identifiers the pricing page compares with
+ * its own selection are typed; the rest of the record is not part of the product's contract.
+ */
+export interface Subscription {
+  planCode: string;
+  productID: string;
+}
+
+/** SPEC §3, pricing state. */
+export interface PricingState {
+  selectedPlanCode: string;
+  selectedProductID: string;
+  /** The coupon the server last accepted ('' when none), never one it refused. */
+  selectedCouponCode: string;
+  selectedPricing: string;
+  /** Null until the buyer enters an address, so "not given yet" differs from "given but blank". */
+  billingAddress: BillingAddress | null;
+  billingName: string;
+  activeSubscription: Subscription | null;
+  otherActiveSubscriptions: Subscription[];
+  legacy: boolean;
+  plans: PricePlan[];
+  errorMessage: string;
+  currentPlan: PricePlan | null;
+}
+
+export const $pricing = map<PricingState>({
+  selectedPlanCode: '',
+  selectedProductID: '',
+  selectedCouponCode: '',
+  selectedPricing: DEFAULT_PRICING,
+  billingAddress: null,
+  billingName: '',
+  activeSubscription: null,
+  otherActiveSubscriptions: [],
+  legacy: false,
+  plans: [],
+  errorMessage: '',
+  currentPlan: null,
+});
+
+/** The product id is optional because only some checkout paths know it when a plan is picked. */
+export function selectPlan(code: string, productId = ''): void {
+  $pricing.set({ ...$pricing.get(), selectedPlanCode: code, selectedProductID: productId });
+}
+
+/** Switches the billing option (monthly, annual, tier) the plan cards are priced for. */
+export function selectPricing(option: string): void {
+  $pricing.setKey('selectedPricing', option);
+}
+
+/**
+ * Records a coupon before the server has judged it, for forms that hold it until checkout;
+ * `loadPricePlans` replaces it with whatever the server accepts.
+ */
+export function setCouponCode(code: string): void {
+  $pricing.setKey('selectedCouponCode', code.trim());
+}
+
+export interface BillingDetails {
+  billingName?: string;
+  billingAddress?: BillingAddress | null;
+}
+
+/** Updates only the parts given, so the name and address forms can save independently. */
+export function setBillingDetails(details: BillingDetails): void {
+  const next = { ...$pricing.get() };
+  if (details.billingName !== undefined) next.billingName = details.billingName;
+  if (details.billingAddress !== undefined) {
+    next.billingAddress = details.billingAddress === null ? null : { ...details.billingAddress };
+  }
+  $pricing.set(next);
+}
+
+/**
+ * SPEC §4: forgets the visitor's choice (plan, product, coupon) and goes back to monthlyT2, as on
+ * logout. The loaded catalogue stays, since it is the same for everyone and refetching it is waste.
+ */
+export function clearPrices(): void {
+  $pricing.set({
+    ...$pricing.get(),
+    selectedPlanCode: '',
+    selectedProductID: '',
+    selectedCouponCode: '',
+    selectedPricing: DEFAULT_PRICING,
+  });
+}
+
+/** The string under `key` when the value is an object holding one there, else ''. */
+function stringField(value: unknown, key: string): string {
+  if (typeof value !== 'object' || value === null || !(key in value)) return '';
+  const field: unknown = (value as Record<string, unknown>)[key];
+  return typeof field === 'string' ? field : '';
+}
+
+/** The answer as the store needs it, or undefined when the body is not a price-plans answer. */
+function parseAnswer(value: unknown): PricePlansAnswer | undefined {
+  if (typeof value !== 'object' || value === null || !('plans' in value) || !Array.isArray(value.plans)) {
+    return undefined;
+  }
+  return {
+    plans: value.plans as PricePlan[],
+    couponCode: stringField(value, 'couponCode'),
+    couponCodeError: stringField(value, 'couponCodeError'),
+  };
+}
+
+/**
+ * The server's own words for a refusal: the `error` field of a JSON body, a JSON string, or plain
+ * text. HTML (a proxy's error page) is not a message, so it counts as no body.
+ */
+async function refusalMessage(response: Response): Promise<string> {
+  if (response.headers.get('content-type')?.includes('html')) return '';
+  const text = (await response.text().catch(() => '')).trim();
+  if (text === '') return '';
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (typeof data === 'string') return data.trim();
+  if (typeof data === 'object' && data !== null) return stringField(data, 'error').trim();
+  return text;
+}
+
+let latestRequest = 0;
+
+/**
+ * Fetches the catalogue, priced with the coupon when one is given. The fetcher is a parameter so
+ * tests can answer for the network. Only the newest call may write, so a slow answer for an older
+ * coupon cannot overwrite a newer one. Failures keep the plans already shown.
+ */
+export async function loadPricePlans(couponCode = '', fetcher: typeof fetch = fetch): Promise<void> {
+  const request = ++latestRequest;
+  const code = couponCode.trim();
+  const query = code === '' ? '' : `?couponCode=${encodeURIComponent(code)}`;
+  let errorMessage = '';
+  let answer: PricePlansAnswer | undefined;
+  try {
+    const response = await fetcher(`${PORTAL_URL}/account/get-price-plans${query}`, {
+      method: 'GET',
+      credentials: 'include',
+      headers: { Accept: 'application/json' },
+    });
+    if (response.ok) {
+      answer = parseAnswer(await response.json());
+    } else {
+      errorMessage = await refusalMessage(response);
+    }
+  } catch {
+    // No answer at all (offline, blocked, unreadable body): the fallback message below covers it.
+  }
+  if (request !== latestRequest) return;
+  if (answer) {
+    $pricing.set({
+      ...$pricing.get(),
+      plans: answer.plans,
+      selectedCouponCode: answer.couponCode,
+      errorMessage: answer.couponCodeError,
+    });
+    return;
+  }
+  $pricing.setKey('errorMessage', errorMessage === '' ? PRICE_PLANS_ERROR_MESSAGE : errorMessage);
+}
