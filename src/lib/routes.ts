@@ -327,7 +327,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/developer/docs/resources',
   '/developer/docs/status',
   '/faqs',
-  '/forgotpassword',
   '/help-center',
   '/login',
   '/market-indexes',

@@ -1,38 +1,34 @@
 import { z } from 'zod';
+import {
+  EMAIL_MESSAGE,
+  EMAIL_TOO_LONG_MESSAGE,
+  FILL_ALL_FIELDS_MESSAGE,
+  isEmailAddress,
+  MAX_EMAIL_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  MAX_USERNAME_LENGTH,
+  MAX_UTM_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  PASSWORD_MESSAGE,
+} from './form-rules.ts';
 
 /**
  * Input rules shared by the browser forms and the accounts API, so a value the form accepts is a
  * value the server accepts, with the same words when it is not.
  */
 
-export const EMAIL_MESSAGE = 'Please enter a valid email address.';
-export const EMAIL_TOO_LONG_MESSAGE = 'Email address should be at most 254 characters.';
-export const PASSWORD_MESSAGE = 'Password should be at least 6 characters.';
-export const FILL_ALL_FIELDS_MESSAGE = 'Please fill all the fields.';
-export const MIN_PASSWORD_LENGTH = 6;
-/** A ceiling so nobody can make the server hash megabytes; far above any real password. */
-export const MAX_PASSWORD_LENGTH = 4096;
-/** RFC 5321 path limit (256) minus the angle brackets. */
-export const MAX_EMAIL_LENGTH = 254;
-export const MAX_UTM_LENGTH = 200;
-export const MAX_USERNAME_LENGTH = 64;
-
-const ATEXT = "[a-z0-9!#$%&'*+/=?^_`{|}~-]";
-const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-const TOP_LABEL = '(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})';
-/**
- * A dot-atom local part (no quoted strings, no comments) at a host name with a top-level domain (no
- * IP literals, no single-label hosts): what mail providers actually accept, minus exotica no real
- * customer uses and that downstream systems mishandle.
- */
-const EMAIL_PATTERN = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*@(?:${LABEL}\\.)+${TOP_LABEL}$`, 'i');
-
-/** Whether a trimmed address has a sane shape and fits the length limits of RFC 5321. */
-export function isEmailAddress(value: string): boolean {
-  if (value.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(value)) return false;
-  const at = value.lastIndexOf('@');
-  return at <= 64 && value.length - at - 1 <= 253;
-}
+export {
+  EMAIL_MESSAGE,
+  EMAIL_TOO_LONG_MESSAGE,
+  FILL_ALL_FIELDS_MESSAGE,
+  isEmailAddress,
+  MAX_EMAIL_LENGTH,
+  MAX_PASSWORD_LENGTH,
+  MAX_USERNAME_LENGTH,
+  MAX_UTM_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  PASSWORD_MESSAGE,
+};
 
 /**
  * An e-mail address, trimmed and lower-cased so "Ann@Example.com " and "ann@example.com" are one

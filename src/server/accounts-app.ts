@@ -9,6 +9,7 @@ import { originCheck, siteCors } from './middleware/cors.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { appServerRoutes } from './routes/app-server.ts';
+import { clientConfigRoutes } from './routes/client-config.ts';
 import { portalAuthRoutes } from './routes/portal-auth.ts';
 import { portalRoutes } from './routes/portal.ts';
 import { supportRoutes } from './routes/support.ts';
@@ -22,7 +23,8 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', portalAuthRoutes)
   .route('/app', appServerRoutes)
   .route('/admin', adminRoutes)
-  .route('/', supportRoutes);
+  .route('/', supportRoutes)
+  .route('/', clientConfigRoutes);
 
 /**
  * The accounts API served by the site under /api (the spec's portal and app server): health first,
