@@ -17,18 +17,7 @@ import {
  * value the server accepts, with the same words when it is not.
  */
 
-export {
-  EMAIL_MESSAGE,
-  EMAIL_TOO_LONG_MESSAGE,
-  FILL_ALL_FIELDS_MESSAGE,
-  isEmailAddress,
-  MAX_EMAIL_LENGTH,
-  MAX_PASSWORD_LENGTH,
-  MAX_USERNAME_LENGTH,
-  MAX_UTM_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  PASSWORD_MESSAGE,
-};
+export * from './form-rules.ts';
 
 /**
  * An e-mail address, trimmed and lower-cased so "Ann@Example.com " and "ann@example.com" are one

@@ -32,3 +32,12 @@ export async function signInAs(page: Page, user: TestUser): Promise<void> {
     }
   }, JSON.stringify(snapshot));
 }
+
+/**
+ * Opens a page and waits until every island on it is interactive (Astro drops an island's `ssr`
+ * attribute once it has hydrated), so a click is never lost on markup that is not live yet.
+ */
+export async function openPage(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { DATASETS, DOCUMENTATION_MENU } from '../../src/lib/routes.ts';
-import { signInAs } from './fixtures.ts';
+import { openPage, signInAs } from './fixtures.ts';
 
 const mainNav = (page: import('@playwright/test').Page) =>
   page.getByRole('navigation', { name: 'Main' }).first();
 
 test.describe('header menus', () => {
   test('a visitor opens Datasets and finds all 17 dataset pages in two columns', async ({ page }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     const button = mainNav(page).getByRole('button', { name: 'Datasets' });
     await button.click();
     await expect(button).toHaveAttribute('aria-expanded', 'true');
@@ -31,7 +31,7 @@ test.describe('header menus', () => {
   test('opening one menu closes the other, and the Pricing menu offers personal and commercial plans', async ({
     page,
   }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     await mainNav(page).getByRole('button', { name: 'Datasets' }).click();
     await mainNav(page).getByRole('button', { name: 'Pricing' }).click();
     await expect(page.locator('#header-menu-datasets')).toBeHidden();
@@ -47,7 +47,7 @@ test.describe('header menus', () => {
   });
 
   test('the Documentation menu hides the legacy items from a visitor', async ({ page }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     await mainNav(page).getByRole('button', { name: 'Documentation' }).click();
     const panel = page.locator('#header-menu-documentation');
     const expected = DOCUMENTATION_MENU.flatMap((g) => g.links).filter((l) => !l.legacy);
@@ -58,7 +58,7 @@ test.describe('header menus', () => {
 
   test('a user with the legacy flag also sees the two Legacy items', async ({ page }) => {
     await signInAs(page, { username: 'lena', legacy: true });
-    await page.goto('/');
+    await openPage(page, '/');
     await mainNav(page).getByRole('button', { name: 'Documentation' }).click();
     const panel = page.locator('#header-menu-documentation');
     for (const href of ['/developer/docs/legacy', '/playground/legacy']) {
@@ -70,7 +70,7 @@ test.describe('header menus', () => {
 
   test('a user without the legacy flag does not see the Legacy items', async ({ page }) => {
     await signInAs(page, { username: 'nora', legacy: false });
-    await page.goto('/');
+    await openPage(page, '/');
     await mainNav(page).getByRole('button', { name: 'Documentation' }).click();
     await expect(page.locator('#header-menu-documentation a[href="/playground/legacy"]')).toHaveCount(0);
   });
@@ -78,7 +78,7 @@ test.describe('header menus', () => {
 
 test.describe('header auth block', () => {
   test('a visitor is offered Sign In and Sign Up', async ({ page }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     const header = page.getByRole('banner');
     await expect(header.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login');
     await expect(header.getByRole('link', { name: 'Sign Up' })).toHaveAttribute('href', '/register');
@@ -89,7 +89,7 @@ test.describe('header auth block', () => {
     page,
   }) => {
     await signInAs(page, { username: 'jane' });
-    await page.goto('/');
+    await openPage(page, '/');
     const header = page.getByRole('banner');
     await expect(header.getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
       'href',
@@ -109,7 +109,7 @@ test.describe('header auth block', () => {
 
   test('an admin also finds Admin and Link User in the avatar menu', async ({ page }) => {
     await signInAs(page, { username: 'root', userRole: 'admin' });
-    await page.goto('/');
+    await openPage(page, '/');
     await page
       .getByRole('banner')
       .getByRole('button', { name: /^Account menu/ })
@@ -121,13 +121,13 @@ test.describe('header auth block', () => {
 
   test('a user without a username gets a question mark avatar', async ({ page }) => {
     await signInAs(page, { username: '' });
-    await page.goto('/');
+    await openPage(page, '/');
     await expect(page.getByRole('banner').getByRole('button', { name: /^Account menu/ })).toHaveText('?');
   });
 
   test('logging out brings back Sign In and Sign Up and forgets the stored session', async ({ page }) => {
     await signInAs(page, { username: 'jane' });
-    await page.goto('/');
+    await openPage(page, '/');
     const header = page.getByRole('banner');
     await header.getByRole('button', { name: /^Account menu/ }).click();
     const menu = page.locator('#header-menu-account');

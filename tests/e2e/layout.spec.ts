@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInAs } from './fixtures.ts';
+import { openPage, signInAs } from './fixtures.ts';
 
 test.describe('mobile header', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -7,7 +7,7 @@ test.describe('mobile header', () => {
   test('the hamburger opens the navigation and blocks page scrolling until it is closed', async ({
     page,
   }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     await expect(page.getByRole('button', { name: 'Datasets' })).toBeHidden();
     const hamburger = page.getByRole('button', { name: 'Menu' });
     await hamburger.click();
@@ -23,14 +23,14 @@ test.describe('mobile header', () => {
   });
 
   test('the app-wide mobile flag is set at phone widths', async ({ page }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     await expect(page.locator('html')).toHaveAttribute('data-mobile', 'true');
   });
 });
 
 test.describe('desktop header', () => {
   test('becomes sticky after scrolling past its own height, and not before', async ({ page }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     const header = page.getByRole('banner');
     const height = await header.evaluate((el) => el.getBoundingClientRect().height);
     await page.mouse.wheel(0, Math.max(1, height - 20));
@@ -48,7 +48,7 @@ test.describe('desktop header', () => {
   });
 
   test('is not in the mobile layout above 1050 px', async ({ page }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     await expect(page.locator('html')).toHaveAttribute('data-mobile', 'false');
     await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
   });
@@ -70,7 +70,7 @@ test.describe('header while the session loads', () => {
           }
         }).observe({ type: 'layout-shift', buffered: true });
       });
-      await page.goto('/');
+      await openPage(page, '/');
       const banner = page.getByRole('banner');
       await expect(
         who === 'a visitor'
@@ -90,7 +90,7 @@ test.describe('footer', () => {
   test('shows the four link groups, the professional network link and the copyright years', async ({
     page,
   }) => {
-    await page.goto('/');
+    await openPage(page, '/');
     const footer = page.getByRole('contentinfo');
     for (const group of ['API', 'Company', 'Stock Screener', 'Legal']) {
       await expect(footer.getByRole('heading', { name: group, exact: true })).toBeVisible();

@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
+import { openPage } from './fixtures.ts';
 
 test.describe('dark and light mode', () => {
   test('the dark mode switch applies at once, survives a reload and a page change', async ({ page }) => {
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.goto('/');
+    await openPage(page, '/');
     const html = page.locator('html');
     await expect(html).toHaveAttribute('data-theme', 'light');
     const toggle = page.getByRole('switch', { name: 'Dark mode' });
@@ -41,7 +42,7 @@ test.describe('dark and light mode', () => {
         { once: true },
       );
     });
-    await page.goto('/');
+    await openPage(page, '/');
     expect(await page.evaluate(() => (window as unknown as { firstTheme?: string | null }).firstTheme)).toBe(
       'dark',
     );
@@ -49,7 +50,7 @@ test.describe('dark and light mode', () => {
 
   test('system mode follows the operating system preference', async ({ page }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.goto('/');
+    await openPage(page, '/');
     const html = page.locator('html');
     const system = page.getByRole('button', { name: 'Use system theme' });
     // An explicit choice first: light, although the system is dark.
