@@ -2,8 +2,8 @@ import { dev } from 'astro';
 import { readConfig } from '../src/server/config.ts';
 import { closeDatabase, getDatabase } from '../src/server/db/client.ts';
 import { closeServer, displayUrl, startDataApi } from '../src/server/serve.ts';
-import { startAuthEmulator, type AuthEmulator } from './emulator.ts';
-import { stopOnSignals } from './launch.ts';
+import type { AuthEmulator } from './emulator.ts';
+import { startEmulatorIfNeeded, stopOnSignals } from './launch.ts';
 
 // Development: the Astro dev server, the data API, the database and the Auth emulator, all in this
 // process tree so that the embedded database is opened once.
@@ -11,13 +11,7 @@ process.env.ASTRO_TELEMETRY_DISABLED = '1';
 const config = readConfig();
 let emulator: AuthEmulator | undefined;
 try {
-  if (!config.authEmulatorHost && config.firebaseProjectId.startsWith('demo-')) {
-    emulator = await startAuthEmulator({
-      port: Number(process.env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099),
-      projectId: config.firebaseProjectId,
-    });
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
-  }
+  emulator = await startEmulatorIfNeeded(config, false);
   await getDatabase();
   const dataApi = await startDataApi(config.host, config.dataApiPort);
   const site = await dev({ root: process.cwd(), server: { port: config.sitePort, host: config.host } });

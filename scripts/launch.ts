@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildStaleness } from '../src/server/build-info.ts';
-import { readConfig } from '../src/server/config.ts';
+import { readConfig, type ServerConfig } from '../src/server/config.ts';
 import { startServers, type RunningServers } from '../src/server/serve.ts';
 import { startAuthEmulator, type AuthEmulator } from './emulator.ts';
 
@@ -27,26 +27,35 @@ export function ensureBuild(): void {
 }
 
 /**
+ * Starts the Auth emulator for a demo project unless one is already configured, and points this
+ * process at it; undefined when a real Firebase project (or a running emulator) is used.
+ */
+export async function startEmulatorIfNeeded(
+  config: ServerConfig,
+  quiet: boolean,
+): Promise<AuthEmulator | undefined> {
+  if (config.authEmulatorHost || !config.firebaseProjectId.startsWith('demo-')) return undefined;
+  if (config.production) {
+    throw new Error(
+      `NODE_ENV=production needs a real Firebase project: FIREBASE_PROJECT_ID is "${config.firebaseProjectId}", a demo project that only works with the local Auth emulator`,
+    );
+  }
+  const emulator = await startAuthEmulator({
+    port: Number(process.env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099),
+    projectId: config.firebaseProjectId,
+    quiet,
+  });
+  process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
+  return emulator;
+}
+
+/**
  * Starts the identity emulator (for demo projects, unless one is already configured), then the
  * built site and the data API in this process. Everything it started is stopped by stop().
  */
 export async function launchProduction(options: { quietEmulator?: boolean } = {}): Promise<Launched> {
   const config = readConfig();
-  let emulator: AuthEmulator | undefined;
-  if (!config.authEmulatorHost && config.firebaseProjectId.startsWith('demo-')) {
-    if (config.production) {
-      throw new Error(
-        `NODE_ENV=production needs a real Firebase project: FIREBASE_PROJECT_ID is "${config.firebaseProjectId}", a demo project that only works with the local Auth emulator`,
-      );
-    }
-    const emulatorPort = Number(process.env.FIREBASE_AUTH_EMULATOR_PORT ?? 9099);
-    emulator = await startAuthEmulator({
-      port: emulatorPort,
-      projectId: config.firebaseProjectId,
-      quiet: options.quietEmulator ?? false,
-    });
-    process.env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host;
-  }
+  const emulator = await startEmulatorIfNeeded(config, options.quietEmulator ?? false);
   let servers: RunningServers;
   try {
     process.env.ASTRO_NODE_AUTOSTART = 'disabled';

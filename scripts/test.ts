@@ -27,6 +27,11 @@ function run(name: string, command: string, args: string[]): boolean {
   return result.status === 0;
 }
 
+/** A test step's result; a failed runner counts at least one failure even when it reported none. */
+function counted(name: string, ok: boolean, counts: Pick<Step, 'passed' | 'failed'>): Step {
+  return { name, ok, passed: counts.passed, failed: ok ? counts.failed : Math.max(1, counts.failed) };
+}
+
 function countVitest(file: string): Pick<Step, 'passed' | 'failed'> {
   if (!existsSync(file)) return { passed: 0, failed: 0 };
   const report = JSON.parse(readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number };
@@ -63,12 +68,7 @@ const vitestOk = run('unit and integration tests (vitest)', bin('vitest'), [
   '--outputFile.json=test-results/vitest.json',
 ]);
 const vitestCounts = countVitest('test-results/vitest.json');
-steps.push({
-  name: 'vitest',
-  ok: vitestOk,
-  ...vitestCounts,
-  failed: vitestOk ? vitestCounts.failed : Math.max(1, vitestCounts.failed),
-});
+steps.push(counted('vitest', vitestOk, vitestCounts));
 
 if (!existsSync(CHROMIUM_PATH)) {
   console.error(
@@ -87,12 +87,7 @@ if (!existsSync(CHROMIUM_PATH)) {
   if (built) {
     const e2eOk = run('end-to-end tests (playwright)', bin('playwright'), ['test']);
     const counts = countPlaywright('test-results/e2e.json');
-    steps.push({
-      name: 'e2e',
-      ok: e2eOk,
-      ...counts,
-      failed: e2eOk ? counts.failed : Math.max(1, counts.failed),
-    });
+    steps.push(counted('e2e', e2eOk, counts));
   } else {
     steps.push({ name: 'e2e', ok: false, passed: 0, failed: 1 });
   }

@@ -15,7 +15,6 @@ import type { AccountsEnv } from '../context.ts';
 import { users } from '../db/schema.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, type JsonInput, queryParams } from '../middleware/validate.ts';
-import { sharedRateLimitStore } from '../rate-limit-store.ts';
 import { saveCampaign } from '../services/campaigns.ts';
 import { listPricePlans } from '../services/price-plans.ts';
 import { getSurvey, signupAnswersSchema, submitSurvey } from '../services/surveys.ts';
@@ -56,8 +55,6 @@ const campaignBody = z.strictObject({
   campaign: z.strictObject({ email: z.string().max(MAX_EMAIL_LENGTH).optional(), ...utmShape }),
 });
 
-const rateLimitStore = sharedRateLimitStore();
-
 /**
  * Portal calls of SPEC §7 that need no signed-in user: the sign-up checks, the questionnaire, the
  * campaign record and the price list. Mounted at /api/portal.
@@ -65,14 +62,13 @@ const rateLimitStore = sharedRateLimitStore();
 export const portalRoutes = new Hono<AccountsEnv>()
   .post(
     '/auth/validate-email',
-    rateLimit({ name: 'validate-email-ip', limit: 30, windowMs: 60_000, key: ipKey, store: rateLimitStore }),
+    rateLimit({ name: 'validate-email-ip', limit: 30, windowMs: 60_000, key: ipKey }),
     jsonBody(validateEmailBody),
     rateLimit<JsonInput<typeof validateEmailBody>>({
       name: 'validate-email-account',
       limit: 10,
       windowMs: 60_000,
       key: (c) => `email:${c.req.valid('json').email.trim().toLowerCase()}`,
-      store: rateLimitStore,
     }),
     async (c) => {
       const { email, password } = c.req.valid('json');

@@ -5,7 +5,6 @@ import type { AccountsEnv } from '../context.ts';
 import { STACK_TRACE_LIMIT } from '../db/schema.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, queryParams } from '../middleware/validate.ts';
-import { sharedRateLimitStore } from '../rate-limit-store.ts';
 import { findActiveKey } from '../services/api-keys.ts';
 import { characterCount, logClientError } from '../services/client-errors.ts';
 
@@ -49,7 +48,6 @@ const logLimit = rateLimit<BlankInput, AccountsEnv>({
     const who = c.var.caller;
     return who.kind === 'user' ? [ipKey(c), `user:${who.userId}`] : ipKey(c);
   },
-  store: sharedRateLimitStore(),
 });
 
 /**
