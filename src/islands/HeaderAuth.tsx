@@ -1,9 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, type ReactNode } from 'react';
 import { AUTH_LINKS } from '../lib/routes.ts';
-import { $auth, $hasAccount, signedOut } from '../lib/stores/auth.ts';
+import { $auth, $hasAccount } from '../lib/stores/auth.ts';
 import { closeMenus, startLayout } from '../lib/stores/layout.ts';
-import { startSession } from '../lib/stores/session.ts';
+import { logout as endSession, startSession } from '../lib/stores/session.ts';
 import { $avatarLetter, $user } from '../lib/stores/user.ts';
 import { AccountLinks } from './AccountLinks.tsx';
 import { HeaderMenu } from './HeaderMenu.tsx';
@@ -15,10 +15,10 @@ export function accountMenuLabel(username: string): string {
   return name ? `Account menu for ${name}` : 'Account menu';
 }
 
-/** Signs out locally; the menu closes first so it does not reopen with the next session. */
+/** Signs out; the menu closes first so it does not reopen with the next session. */
 function logout(): void {
   closeMenus();
-  signedOut();
+  void endSession();
 }
 
 /**

@@ -153,6 +153,32 @@ export const FOOTER_GROUPS: readonly NavGroup[] = [
   },
 ];
 
+/**
+ * Pages that show account data: a signed-out visitor is sent to / (SPEC §6). Matched on the path,
+ * with everything below a listed path included.
+ */
+export const PROTECTED_ROUTES: readonly string[] = [
+  '/dashboard',
+  '/developer/docs/dashboard',
+  '/developer/docs/api-keys',
+  '/developer/docs/settings',
+  '/developer/docs/invoices',
+];
+
+/** Pages for administrators only; everyone else is sent to /. */
+export const ADMIN_ROUTES: readonly string[] = [AUTH_LINKS.admin, AUTH_LINKS.linkUser];
+
+function underAny(routes: readonly string[], path: string): boolean {
+  const target = normalizePath(path);
+  return routes.some((route) => target === route || target.startsWith(`${route}/`));
+}
+
+/** What a path needs of its visitor: nothing, a signed-in user, or an administrator. */
+export function routeAccess(path: string): 'public' | 'user' | 'admin' {
+  if (underAny(ADMIN_ROUTES, path)) return 'admin';
+  return underAny(PROTECTED_ROUTES, path) ? 'user' : 'public';
+}
+
 /** SPEC §2 route lists. Patterns use Astro's [param] and [...rest] syntax. */
 export const ROUTE_LISTS = {
   dashboard: [

@@ -1,8 +1,20 @@
+import { atom } from 'nanostores';
+import { ApiError, appServer, portal, setSessionRefresher } from '../http.ts';
+import { routeAccess } from '../routes.ts';
+import type { UserData } from '../user-data.ts';
 import { $auth, PUBLIC_TOKEN, setAccessToken, signedIn, signedOut } from './auth.ts';
-import { $user, type UserData } from './user.ts';
+import { clearPrices } from './pricing.ts';
+import { clearRewriter } from './rewriter.ts';
+import { $user, setUserDraft } from './user.ts';
 
 /** localStorage key of the last known session, so static pages draw the right header at once. */
 export const SESSION_STORAGE_KEY = 'session';
+
+/** Web Locks name under which one tab at a time renews the session (a refresh token works once). */
+const REFRESH_LOCK = 'session-refresh';
+
+/** What the accounts API answers for a signed-in user: user data beside a fresh access token. */
+export type SessionAnswer = Partial<UserData> & Record<string, unknown> & { accessToken: string };
 
 interface Snapshot {
   accessToken: string;
@@ -21,15 +33,23 @@ function read(): Snapshot | undefined {
   }
 }
 
+/**
+ * True once this page view's session has been checked with the server (or found signed out), so
+ * protected pages decide only on a confirmed session, never on a stale stored one.
+ */
+export const $sessionChecked = atom(false);
+
 let started = false;
 
 /**
- * Restores the last known session from storage (marking auth initialised) and keeps storage in
- * step with the stores from then on. Safe to call from every island; only the first call acts.
+ * Restores the last known session from storage (marking auth initialised), keeps storage in step
+ * with the stores from then on, and checks the session with the server now and after every
+ * view transition. Safe to call from every island; only the first call acts.
  */
 export function startSession(): void {
   if (started || typeof window === 'undefined') return;
   started = true;
+  setSessionRefresher(refreshSession);
   const snapshot = read();
   if (snapshot && snapshot.accessToken !== PUBLIC_TOKEN) signedIn(snapshot.accessToken, snapshot.user);
   else setAccessToken(PUBLIC_TOKEN);
@@ -52,4 +72,111 @@ export function startSession(): void {
     if (next && next.accessToken !== PUBLIC_TOKEN) signedIn(next.accessToken, next.user);
     else signedOut();
   });
+  document.addEventListener('astro:after-swap', () => {
+    void revalidateSession();
+  });
+  void revalidateSession();
+}
+
+function isRefusal(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403);
+}
+
+/** Runs the task while holding the tab-wide refresh lock, where the browser offers one. */
+async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
+  if (typeof navigator === 'undefined' || !('locks' in navigator)) return task();
+  return navigator.locks.request(REFRESH_LOCK, task);
+}
+
+let refreshing: Promise<boolean> | undefined;
+
+/**
+ * Renews the access token from the refresh cookie (SPEC §7, GET /auth/refresh). Concurrent calls
+ * share one request, and tabs take turns: a tab that waited adopts the token another tab just got
+ * instead of presenting the already-rotated cookie again. A refusal falls back to the public token;
+ * a network failure keeps the session as it is. Resolves whether a signed-in session is in place.
+ */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= withRefreshLock(async () => {
+    const before = $auth.get().accessToken;
+    const stored = read();
+    if (stored && stored.accessToken !== PUBLIC_TOKEN && stored.accessToken !== before) {
+      signedIn(stored.accessToken, stored.user);
+      return true;
+    }
+    try {
+      const answer = await appServer<SessionAnswer>('auth/refresh', { refreshOn403: false });
+      signedIn(answer.accessToken, answer);
+      return true;
+    } catch (error) {
+      if (isRefusal(error)) signedOut();
+      return false;
+    }
+  }).finally(() => {
+    refreshing = undefined;
+  });
+  return refreshing;
+}
+
+/**
+ * Confirms the stored session with the server (SPEC §7, GET portal auth/access-token, falling back
+ * to a refresh) and takes the server's current user data, then enforces the page's access rule.
+ * While the server is unreachable the stored session stands.
+ */
+export async function revalidateSession(): Promise<void> {
+  $sessionChecked.set(false);
+  if ($auth.get().accessToken !== PUBLIC_TOKEN) {
+    try {
+      const answer = await portal<Partial<UserData> & Record<string, unknown>>('auth/access-token', {
+        refreshOn403: false,
+      });
+      Reflect.deleteProperty(answer, 'valid');
+      signedIn($auth.get().accessToken, answer);
+    } catch (error) {
+      if (isRefusal(error)) await refreshSession();
+    }
+  }
+  $sessionChecked.set(true);
+  guardRoute();
+}
+
+/** Where a visitor who may not see the current page is sent (SPEC §6). */
+export const PROTECTED_REDIRECT = '/';
+
+/**
+ * Sends a signed-out visitor away from account pages, and anyone but an administrator away from
+ * admin pages, remembering the page so that signing in can return there.
+ */
+export function guardRoute(): void {
+  if (typeof location === 'undefined') return;
+  const access = routeAccess(location.pathname);
+  if (access === 'public') return;
+  const signedInNow = $auth.get().accessToken !== PUBLIC_TOKEN;
+  const allowed = signedInNow && (access === 'user' || $user.get().userRole === 'admin');
+  if (allowed) return;
+  if (!signedInNow) $auth.setKey('preseturl', location.pathname + location.search);
+  location.replace(PROTECTED_REDIRECT);
+}
+
+/**
+ * Signs out (SPEC §4): ends the session on the portal and on the app server (their failures are
+ * ignored, the local sign-out happens regardless), then clears auth, the user's draft, saved
+ * items, chat and prices, and starts again on the public token.
+ */
+export async function logout(): Promise<void> {
+  for (const call of [
+    () => portal('auth/log-out', { refreshOn403: false }),
+    () => appServer('auth/logout', { refreshOn403: false }),
+  ]) {
+    try {
+      await call();
+    } catch {
+      // SPEC §7: logout errors are ignored; the browser forgets the session either way.
+    }
+  }
+  setUserDraft(null);
+  clearPrices();
+  clearRewriter();
+  signedOut();
+  guardRoute();
 }
