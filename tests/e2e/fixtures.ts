@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 
 export interface TestUser {
   username: string;
@@ -7,24 +7,32 @@ export interface TestUser {
   apiKey?: string;
 }
 
+/** The end-to-end site's Auth emulator (scripts/e2e-server.ts) and its demo project. */
+export const AUTH_EMULATOR_URL = `http://127.0.0.1:${process.env.E2E_AUTH_EMULATOR_PORT ?? '9699'}`;
+export const AUTH_PROJECT_ID = 'demo-marketdata';
+
 /**
  * Puts a session into the browser's stored session before the page loads, as a finished sign-in
- * would, so that the shell can be tested without the sign-in flow.
+ * would, so that the shell's reactions to account kinds (admin, legacy, no username) can be tested
+ * without creating such accounts. The page checks a stored session with the server on load; for
+ * these made-up tokens that check is answered here with the stored user (a stub of the accounts
+ * API's access-token call). Real sessions are covered by session.spec.ts.
  */
 export async function signInAs(page: Page, user: TestUser): Promise<void> {
-  const snapshot = {
-    accessToken: `test-token-${user.username || 'anonymous'}`,
-    user: {
-      userid: `id-${user.username}`,
-      username: user.username,
-      email: `${user.username || 'anonymous'}@example.com`,
-      userRole: user.userRole ?? 'user',
-      legacy: user.legacy ?? false,
-      apiKey: user.apiKey ?? 'k'.repeat(32),
-      planCode: 'free',
-      isPremium: false,
-    },
+  const data = {
+    userid: `id-${user.username}`,
+    username: user.username,
+    email: `${user.username || 'anonymous'}@example.com`,
+    userRole: user.userRole ?? 'user',
+    legacy: user.legacy ?? false,
+    apiKey: user.apiKey ?? 'k'.repeat(32),
+    planCode: 'free',
+    isPremium: false,
   };
+  const snapshot = { accessToken: `test-token-${user.username || 'anonymous'}`, user: data };
+  await page.route('**/api/portal/auth/access-token', (route) =>
+    route.fulfill({ json: { valid: true, ...data } }),
+  );
   await page.addInitScript((value) => {
     if (!sessionStorage.getItem('seeded')) {
       localStorage.setItem('session', value);
@@ -40,4 +48,77 @@ export async function signInAs(page: Page, user: TestUser): Promise<void> {
 export async function openPage(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
+
+export interface Account {
+  email: string;
+  password: string;
+  username: string;
+  userid: string;
+  /** The identity provider's id of the account. */
+  uid: string;
+}
+
+/** An address no other test uses. */
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/**
+ * Creates a real account as the sign-up does: the identity in the Auth emulator, then the
+ * account (with its API key) through the accounts API.
+ */
+export async function createAccount(
+  request: APIRequestContext,
+  options: { email?: string; password?: string; verified?: boolean } = {},
+): Promise<Account> {
+  const email = options.email ?? uniqueEmail();
+  const password = options.password ?? 'correct-horse-42';
+  const created = await request.post(
+    `${AUTH_EMULATOR_URL}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`,
+    { data: { email, password, returnSecureToken: true } },
+  );
+  if (!created.ok()) throw new Error(`the emulator refused the account: ${await created.text()}`);
+  const { localId: uid } = (await created.json()) as { localId: string };
+  if (options.verified === true) await updateIdentity(request, uid, { emailVerified: true });
+  const registered = await request.post('/api/portal/user/register-user', { data: { email, password } });
+  if (!registered.ok()) throw new Error(`registration failed: ${await registered.text()}`);
+  const { userid, username } = (await registered.json()) as { userid: string; username: string };
+  return { email, password, username, userid, uid };
+}
+
+/** Changes an identity in the emulator with its administrator credential (e.g. disables it). */
+export async function updateIdentity(
+  request: APIRequestContext,
+  uid: string,
+  changes: { disableUser?: boolean; emailVerified?: boolean },
+): Promise<void> {
+  const answer = await request.post(
+    `${AUTH_EMULATOR_URL}/identitytoolkit.googleapis.com/v1/projects/${AUTH_PROJECT_ID}/accounts:update`,
+    { data: { localId: uid, ...changes }, headers: { Authorization: 'Bearer owner' } },
+  );
+  if (!answer.ok()) throw new Error(`the emulator refused the change: ${await answer.text()}`);
+}
+
+/**
+ * Signs the browser in through the accounts API from the page itself, so the refresh cookie lands in
+ * the browser, and hands the answer to the session store as the sign-in form does. The page must be
+ * open (and hydrated) on the site.
+ */
+export async function signInThroughApi(page: Page, account: Account): Promise<void> {
+  await page.waitForFunction(() => window.appStores !== undefined);
+  await page.evaluate(
+    async ({ login, password }) => {
+      const response = await fetch('/api/app/auth/signin', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ login, password }),
+      });
+      if (!response.ok) throw new Error(`sign-in refused: ${await response.text()}`);
+      const answer = (await response.json()) as { accessToken: string } & Record<string, unknown>;
+      window.appStores?.signedIn(answer.accessToken, answer);
+    },
+    { login: account.email, password: account.password },
+  );
 }

@@ -1,10 +1,12 @@
+import { api } from '../http.ts';
 import * as auth from './auth.ts';
+import * as session from './session.ts';
 import * as snackbar from './snackbar.ts';
 import * as ui from './ui.ts';
 import * as user from './user.ts';
 
-/** What `window.appStores` offers: the app-state stores and their actions. */
-export const appStores = { ...auth, ...user, ...snackbar, ...ui };
+/** What `window.appStores` offers: the app-state stores, their actions, and the accounts API client. */
+export const appStores = { ...auth, ...user, ...session, ...snackbar, ...ui, api };
 
 declare global {
   interface Window {

@@ -79,3 +79,72 @@ export function refreshNow(): void {
   $sessionInactive.setKey('refreshed', true);
   location.reload();
 }
+
+/**
+ * How long a page may sit unused (no pointer, key, scroll or touch input) or hidden in a background
+ * tab before it asks for a refresh. Thirty minutes: quotes and figures on screen are long stale by
+ * then, while a visitor reading a long documentation page is not interrupted.
+ */
+export const SESSION_INACTIVE_AFTER_MS = 30 * 60_000;
+
+/** How often a visible page checks whether it has gone idle. */
+export const IDLE_CHECK_INTERVAL_MS = 60_000;
+
+const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
+
+/** What the idle watch needs of the document: its events and whether it is visible. */
+export interface IdleTarget extends EventTarget {
+  readonly visibilityState: DocumentVisibilityState;
+}
+
+export interface IdleWatchOptions {
+  /** Where input and visibility events arrive (the document by default). */
+  target?: IdleTarget;
+  thresholdMs?: number;
+  now?: () => number;
+}
+
+let idleWatchStop: (() => void) | undefined;
+
+/**
+ * Opens the session-inactive dialog (SPEC §4, §8) once the page has been idle or hidden for
+ * {@link SESSION_INACTIVE_AFTER_MS}: checked every minute while visible and again the moment a hidden
+ * tab comes back, so a laptop waking from sleep asks at once. Ends after the dialog opened or the
+ * refresh is under way. Returns a function that stops watching; repeated calls share one watch.
+ */
+export function startIdleWatch(options: IdleWatchOptions = {}): () => void {
+  if (idleWatchStop) return idleWatchStop;
+  const target: IdleTarget | undefined =
+    options.target ?? (typeof document === 'undefined' ? undefined : document);
+  if (!target) return () => undefined;
+  const threshold = options.thresholdMs ?? SESSION_INACTIVE_AFTER_MS;
+  const now = options.now ?? Date.now;
+  let lastActive = now();
+
+  const check = (): void => {
+    const { open, refreshed } = $sessionInactive.get();
+    if (open || refreshed) return;
+    if (now() - lastActive >= threshold) {
+      openSessionInactive();
+      stop();
+    }
+  };
+  const active = (): void => {
+    lastActive = now();
+  };
+  const visibility = (): void => {
+    if (target.visibilityState === 'visible') check();
+  };
+  for (const type of ACTIVITY_EVENTS) target.addEventListener(type, active, { passive: true, capture: true });
+  target.addEventListener('visibilitychange', visibility);
+  const timer = setInterval(check, Math.min(IDLE_CHECK_INTERVAL_MS, threshold));
+
+  function stop(): void {
+    clearInterval(timer);
+    for (const type of ACTIVITY_EVENTS) target.removeEventListener(type, active, { capture: true });
+    target.removeEventListener('visibilitychange', visibility);
+    idleWatchStop = undefined;
+  }
+  idleWatchStop = stop;
+  return stop;
+}
