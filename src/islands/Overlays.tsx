@@ -1,10 +1,13 @@
 import { useEffect, type ReactNode } from 'react';
 import { exposeStores } from '../lib/stores/handle.ts';
-import { startRouteLoadingTracking } from '../lib/stores/ui.ts';
+import { startIdleWatch, startRouteLoadingTracking } from '../lib/stores/ui.ts';
+import { captureUtms } from '../lib/utms.ts';
 import { AuthDialog } from './AuthDialog.tsx';
 import { FlashMessage } from './FlashMessage.tsx';
 import { PremiumDialog } from './PremiumDialog.tsx';
 import { SessionInactiveDialog } from './SessionInactiveDialog.tsx';
+import { SignInForm } from './SignInForm.tsx';
+import { SignUpForm } from './SignUpForm.tsx';
 import { Snackbars } from './Snackbars.tsx';
 
 /**
@@ -17,7 +20,9 @@ import { Snackbars } from './Snackbars.tsx';
 export function Overlays(): ReactNode {
   useEffect(() => {
     startRouteLoadingTracking();
+    startIdleWatch();
     exposeStores();
+    captureUtms();
   }, []);
 
   return (
@@ -26,7 +31,7 @@ export function Overlays(): ReactNode {
       <Snackbars />
       <PremiumDialog />
       <SessionInactiveDialog />
-      <AuthDialog />
+      <AuthDialog signInForm={<SignInForm variant="popup" />} signUpForm={<SignUpForm variant="popup" />} />
     </>
   );
 }

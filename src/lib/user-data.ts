@@ -14,6 +14,11 @@ export interface UserData {
   email: string;
   userRole: UserRole;
   createdAt: string;
+  /**
+   * Whether the identity provider has confirmed the email address. API keys work only once it
+   * has, so the dashboard says whether the key is active and offers to resend the link.
+   */
+  emailVerified: boolean;
   isPremium: boolean;
   planCode: string;
   apiKey: string;
@@ -48,6 +53,7 @@ export const EMPTY_PROFILE_DATA: ProfileData = {
   email: '',
   userRole: 'user',
   createdAt: '',
+  emailVerified: false,
   isPremium: false,
   planCode: 'free',
   legacy: false,

@@ -10,6 +10,10 @@ import { securityHeaders } from './middleware/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { appServerRoutes } from './routes/app-server.ts';
 import { clientConfigRoutes } from './routes/client-config.ts';
+import { devauthRoutes } from './routes/devauth.ts';
+import { enterpriseRoutes } from './routes/enterprise.ts';
+import { devMailboxRoutes } from './routes/dev-mailbox.ts';
+import { emailVerificationRoutes } from './routes/email-verification.ts';
 import { portalAuthRoutes } from './routes/portal-auth.ts';
 import { portalRoutes } from './routes/portal.ts';
 import { supportRoutes } from './routes/support.ts';
@@ -21,10 +25,14 @@ const api = new Hono<AccountsEnv>()
   .use(database(), caller())
   .route('/portal', portalRoutes)
   .route('/portal', portalAuthRoutes)
+  .route('/portal', enterpriseRoutes)
+  .route('/portal', emailVerificationRoutes)
   .route('/app', appServerRoutes)
   .route('/admin', adminRoutes)
+  .route('/devauth', devauthRoutes)
   .route('/', supportRoutes)
-  .route('/', clientConfigRoutes);
+  .route('/', clientConfigRoutes)
+  .route('/', devMailboxRoutes);
 
 /**
  * The accounts API served by the site under /api (the spec's portal and app server): health first,

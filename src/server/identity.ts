@@ -181,16 +181,19 @@ function passwordFailureCode(message: string): PasswordFailureCode {
   }
 }
 
-/** The REST endpoint for a password sign-in, or undefined when no web API key is configured. */
-function signInWithPasswordUrl(): string | undefined {
+/**
+ * The Identity Toolkit REST endpoint for an end-user method (`signInWithPassword`, `sendOobCode`,
+ * …): the emulator's locally, Google's in production, or undefined when no web API key is configured.
+ */
+function identityToolkitUrl(method: string): string | undefined {
   const { authEmulatorHost } = readConfig();
   const configuredKey = process.env.FIREBASE_WEB_API_KEY ?? process.env.PUBLIC_FIREBASE_API_KEY;
   if (authEmulatorHost) {
     const key = encodeURIComponent(configuredKey ?? 'emulator');
-    return `http://${authEmulatorHost}/${IDENTITY_TOOLKIT_PATH}/accounts:signInWithPassword?key=${key}`;
+    return `http://${authEmulatorHost}/${IDENTITY_TOOLKIT_PATH}/accounts:${method}?key=${key}`;
   }
   if (configuredKey === undefined || configuredKey === '') return undefined;
-  return `https://${IDENTITY_TOOLKIT_PATH}/accounts:signInWithPassword?key=${encodeURIComponent(configuredKey)}`;
+  return `https://${IDENTITY_TOOLKIT_PATH}/accounts:${method}?key=${encodeURIComponent(configuredKey)}`;
 }
 
 interface SignInBody {
@@ -216,7 +219,7 @@ function emailVerifiedFrom(idToken: unknown): boolean {
  * or does not answer in time yields 'unavailable' rather than a hung request.
  */
 export async function checkPassword(email: string, password: string): Promise<PasswordCheck> {
-  const url = signInWithPasswordUrl();
+  const url = identityToolkitUrl('signInWithPassword');
   if (url === undefined) return { ok: false, code: 'unavailable' };
   let status: number;
   let body: SignInBody;
@@ -301,4 +304,69 @@ export async function setIdentityDisabled(uid: string, disabled: boolean): Promi
 export async function isEmailVerified(uid: string): Promise<AccountResult<{ emailVerified: boolean }>> {
   const found = await getIdentityUser(uid);
   return found.ok ? { ok: true, emailVerified: found.user.emailVerified } : found;
+}
+
+/** Why a verification email could not be sent. */
+export type VerificationEmailFailureCode = 'not-found' | 'too-many-attempts' | 'unavailable';
+
+/** The HTTP status and JSON body of an Identity Toolkit call, or undefined when it got no usable answer. */
+async function callIdentityToolkit(
+  method: string,
+  payload: object,
+): Promise<{ status: number; body: Record<string, unknown> } | undefined> {
+  const url = identityToolkitUrl(method);
+  if (url === undefined) return undefined;
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout(IDENTITY_TIMEOUT_MS),
+    });
+    const body: unknown = await res.json();
+    if (typeof body !== 'object' || body === null) return undefined;
+    return { status: res.status, body: body as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The provider's error code of a refused Identity Toolkit call, e.g. 'TOO_MANY_ATTEMPTS_TRY_LATER'. */
+function toolkitErrorCode(body: Record<string, unknown>): string {
+  const { error } = body;
+  if (typeof error !== 'object' || error === null || !('message' in error)) return '';
+  return typeof error.message === 'string' ? (error.message.split(/[\s:]/, 1)[0] ?? '') : '';
+}
+
+function verificationFailure(status: number, body: Record<string, unknown>): VerificationEmailFailureCode {
+  const code = toolkitErrorCode(body);
+  if (status === 429 || code === 'TOO_MANY_ATTEMPTS_TRY_LATER') return 'too-many-attempts';
+  if (code === 'USER_NOT_FOUND' || code === 'EMAIL_NOT_FOUND' || code === 'MISSING_EMAIL') return 'not-found';
+  return 'unavailable';
+}
+
+/**
+ * Has the identity provider mail the account a link that confirms its address, the step that
+ * makes its API key work. The provider only sends that mail on behalf of the signed-in user, so
+ * the server signs in as the account first: a custom token, exchanged for an ID token, then
+ * `sendOobCode` with VERIFY_EMAIL. Every step answers within {@link IDENTITY_TIMEOUT_MS}.
+ */
+export async function sendVerificationEmail(
+  uid: string,
+): Promise<{ ok: true } | { ok: false; code: VerificationEmailFailureCode }> {
+  const minted = await createCustomToken(uid);
+  if (!minted.ok) return { ok: false, code: minted.code === 'not-found' ? 'not-found' : 'unavailable' };
+  const signedIn = await callIdentityToolkit('signInWithCustomToken', {
+    token: minted.token,
+    returnSecureToken: true,
+  });
+  if (signedIn === undefined) return { ok: false, code: 'unavailable' };
+  const { idToken } = signedIn.body;
+  if (signedIn.status !== 200 || typeof idToken !== 'string') {
+    return { ok: false, code: verificationFailure(signedIn.status, signedIn.body) };
+  }
+  const sent = await callIdentityToolkit('sendOobCode', { requestType: 'VERIFY_EMAIL', idToken });
+  if (sent === undefined) return { ok: false, code: 'unavailable' };
+  if (sent.status !== 200) return { ok: false, code: verificationFailure(sent.status, sent.body) };
+  return { ok: true };
 }

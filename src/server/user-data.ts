@@ -29,6 +29,7 @@ export function profileData(user: User): ProfileData {
     email: user.email,
     userRole: user.role,
     createdAt: user.createdAt.toISOString(),
+    emailVerified: user.emailVerified,
     isPremium: user.isPremium,
     planCode: user.planCode,
     legacy: user.legacy,

@@ -27,7 +27,7 @@ test.describe('forgot password', () => {
 
     await page.goto('/forgotpassword');
     await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
-    await page.getByLabel('Email').fill(email);
+    await resetForm(page).getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
 
     await expect(resetForm(page).getByRole('status')).toHaveText(
@@ -42,7 +42,7 @@ test.describe('forgot password', () => {
 
   test('a mistyped address is pointed out before anything is sent', async ({ page }) => {
     await page.goto('/forgotpassword');
-    await page.getByLabel('Email').fill('not-an-address');
+    await resetForm(page).getByLabel('Email').fill('not-an-address');
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(resetForm(page).getByRole('status')).toHaveText('Please enter a valid email address.');
     await expect(page.getByRole('alert')).toHaveText('Please enter a valid email address.');

@@ -114,9 +114,10 @@ let idleWatchStop: (() => void) | undefined;
  */
 export function startIdleWatch(options: IdleWatchOptions = {}): () => void {
   if (idleWatchStop) return idleWatchStop;
-  const target: IdleTarget | undefined =
+  const found: IdleTarget | undefined =
     options.target ?? (typeof document === 'undefined' ? undefined : document);
-  if (!target) return () => undefined;
+  if (!found) return () => undefined;
+  const target = found;
   const threshold = options.thresholdMs ?? SESSION_INACTIVE_AFTER_MS;
   const now = options.now ?? Date.now;
   let lastActive = now();
@@ -139,12 +140,12 @@ export function startIdleWatch(options: IdleWatchOptions = {}): () => void {
   target.addEventListener('visibilitychange', visibility);
   const timer = setInterval(check, Math.min(IDLE_CHECK_INTERVAL_MS, threshold));
 
-  function stop(): void {
+  const stop = (): void => {
     clearInterval(timer);
     for (const type of ACTIVITY_EVENTS) target.removeEventListener(type, active, { capture: true });
     target.removeEventListener('visibilitychange', visibility);
     idleWatchStop = undefined;
-  }
+  };
   idleWatchStop = stop;
   return stop;
 }

@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'plan_change',
   'api_key_create',
   'api_key_revoke',
+  'device_authorize',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -245,22 +246,76 @@ export const auditLog = pgTable(
   (t) => [
     check(
       'audit_log_action_check',
-      sql`action in ('impersonate', 'block', 'unblock', 'role_change', 'plan_change', 'api_key_create', 'api_key_revoke')`,
+      sql`action in ('impersonate', 'block', 'unblock', 'role_change', 'plan_change', 'api_key_create', 'api_key_revoke', 'device_authorize')`,
     ),
     index('audit_log_created_at_idx').on(t.createdAt),
     index('audit_log_target_user_id_idx').on(t.targetUserId),
   ],
 );
 
-/** Messages from the enterprise enquiry form, kept until sales answers them. */
-export const enterpriseEnquiries = pgTable('enterprise_enquiries', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  name: text('name').notNull(),
-  email: text('email').notNull(),
-  company: text('company').notNull().default(''),
-  message: text('message').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-});
+/**
+ * Messages from the enterprise enquiry form, kept until sales answers them. Company size and consent
+ * are null only on enquiries sent before the form asked for them.
+ */
+export const enterpriseEnquiries = pgTable(
+  'enterprise_enquiries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    company: text('company').notNull().default(''),
+    jobTitle: text('job_title').notNull().default(''),
+    /** One of the bands in src/lib/enterprise-form.ts (COMPANY_SIZES). */
+    companySize: text('company_size'),
+    message: text('message').notNull(),
+    /** When the sender agreed to be contacted about the enquiry. */
+    consentedAt: timestamp('consented_at', { withTimezone: true, mode: 'date' }),
+    /** The account of a signed-in sender. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'enterprise_enquiries_company_size_check',
+      sql`company_size is null or company_size in ('1-10', '11-50', '51-200', '201-1000', '1001-5000', '5001+')`,
+    ),
+    index('enterprise_enquiries_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/** Where a device authorization stands: waiting for the account owner, or decided by them. */
+export const DEVICE_CODE_STATUSES = ['pending', 'approved', 'denied'] as const;
+export type DeviceCodeStatus = (typeof DEVICE_CODE_STATUSES)[number];
+
+/**
+ * Device authorizations (RFC 8628): a tool holds the device code, the account owner types the user
+ * code at /devauth. Both secrets are stored only as digests; a row is deleted once the tool has been
+ * told the outcome, so a code delivers the API key at most once.
+ */
+export const deviceCodes = pgTable(
+  'device_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deviceCodeHash: text('device_code_hash').notNull().unique(),
+    userCodeHash: text('user_code_hash').notNull().unique(),
+    clientName: text('client_name').notNull(),
+    status: text('status', { enum: DEVICE_CODE_STATUSES }).notNull().default('pending'),
+    /** The account that approved or denied the request. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    lastPolledAt: timestamp('last_polled_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('device_codes_status_check', sql`status in ('pending', 'approved', 'denied')`),
+    check(
+      'device_codes_decision_check',
+      sql`(status = 'pending') = (user_id is null and decided_at is null)`,
+    ),
+    index('device_codes_expires_at_idx').on(t.expiresAt),
+  ],
+);
 
 export type User = typeof users.$inferSelect;
 export type PricePlan = typeof pricePlans.$inferSelect;
@@ -272,3 +327,4 @@ export type Campaign = typeof campaigns.$inferSelect;
 export type ClientError = typeof clientErrors.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
 export type EnterpriseEnquiry = typeof enterpriseEnquiries.$inferSelect;
+export type DeviceCode = typeof deviceCodes.$inferSelect;

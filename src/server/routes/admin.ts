@@ -10,6 +10,7 @@ import { noStore } from '../middleware/security-headers.ts';
 import { queryParams } from '../middleware/validate.ts';
 import { listAudit } from '../services/audit-log.ts';
 import { listClientErrors } from '../services/client-errors.ts';
+import { listEnterpriseEnquiries } from '../services/enterprise-enquiries.ts';
 import { findUserById, setBlocked } from '../services/users.ts';
 import { revokeUserSessions } from '../sessions.ts';
 import { profileData } from '../user-data.ts';
@@ -22,7 +23,8 @@ export const IDENTITY_NOT_UPDATED_MESSAGE =
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const noQuery = z.strictObject({});
 const auditQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(500).optional() });
-const clientErrorsQuery = z.strictObject({
+/** A page of a newest-first log: how many entries, and the id of the last one already shown. */
+const pageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).optional(),
   before: z.string().regex(UUID_PATTERN, 'must be the id of a listed entry').optional(),
 });
@@ -64,9 +66,13 @@ export const adminRoutes = new Hono<AccountsEnv>()
     const entries = await listAudit(c.var.db, { limit: c.req.valid('query').limit });
     return c.json({ entries });
   })
-  .get('/client-errors', queryParams(clientErrorsQuery), async (c) => {
+  .get('/client-errors', queryParams(pageQuery), async (c) => {
     const { limit, before } = c.req.valid('query');
     return c.json(await listClientErrors(c.var.db, { limit, before }));
+  })
+  .get('/enterprise-enquiries', queryParams(pageQuery), async (c) => {
+    const { limit, before } = c.req.valid('query');
+    return c.json(await listEnterpriseEnquiries(c.var.db, { limit, before }));
   })
   .get('/users/:id', queryParams(noQuery), async (c) => {
     const id = c.req.param('id');

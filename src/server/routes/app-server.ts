@@ -23,7 +23,7 @@ import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts';
 import { audit } from '../services/audit-log.ts';
 import { DuplicateUserError, findUserById, findUserByLogin, markEmailVerified } from '../services/users.ts';
-import { provisionAccount } from './portal-auth.ts';
+import { provisionAccount, refreshEmailVerified } from './portal-auth.ts';
 import { startSession } from '../sessions.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, signPublicToken } from '../tokens.ts';
 import { userData } from '../user-data.ts';
@@ -136,7 +136,8 @@ export const appServerRoutes = new Hono<AccountsEnv>()
     async (c) => {
       const refreshed = await refreshSession(c, refreshTokenCookie(c));
       if (!refreshed.ok) return refreshed.response;
-      return c.json({ accessToken: refreshed.accessToken, ...(await userData(c.var.db, refreshed.user)) });
+      const user = await refreshEmailVerified(c.var.db, refreshed.user);
+      return c.json({ accessToken: refreshed.accessToken, ...(await userData(c.var.db, user)) });
     },
   )
   .get(

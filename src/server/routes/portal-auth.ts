@@ -6,7 +6,7 @@ import type { AccountsEnv } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import type { User } from '../db/schema.ts';
 import { apiError } from '../errors.ts';
-import { checkPassword, verifyIdToken, type IdTokenFailureCode } from '../identity.ts';
+import { checkPassword, isEmailVerified, verifyIdToken, type IdTokenFailureCode } from '../identity.ts';
 import {
   SESSION_EXPIRED_MESSAGE,
   SIGN_IN_FAILED_MESSAGE,
@@ -150,6 +150,18 @@ async function syncEmailVerified(db: Db, user: User, emailVerified: boolean): Pr
   return (await markEmailVerified(db, user.id)) ?? user;
 }
 
+/**
+ * Asks the provider whether an unverified account has confirmed its address since we last looked
+ * (the link in the verification email is followed outside this site), so a session call picks the
+ * change up and the API key starts working. A provider that cannot be asked leaves the stored
+ * state: the check is repeated on the next call, and the session call itself must not fail over it.
+ */
+export async function refreshEmailVerified(db: Db, user: User): Promise<User> {
+  if (user.emailVerified) return user;
+  const checked = await isEmailVerified(user.firebaseUid);
+  return checked.ok ? syncEmailVerified(db, user, checked.emailVerified) : user;
+}
+
 /** A bearer credential that is not one of our own tokens, which can only be a Firebase ID token. */
 function foreignBearer(c: Context<AccountsEnv>): string | undefined {
   return c.var.caller.kind === 'anonymous' ? bearerToken(c) : undefined;
@@ -268,8 +280,9 @@ export const portalAuthRoutes = new Hono<AccountsEnv>()
     }
     if (who.kind !== 'user') return refused();
     if (!(await isSessionActive(db, who.sessionId))) return refused();
-    const user = await findUserById(db, who.userId);
-    if (!user || user.blocked) return refused();
+    const found = await findUserById(db, who.userId);
+    if (!found || found.blocked) return refused();
+    const user = await refreshEmailVerified(db, found);
     return c.json({ valid: true, ...(await userData(db, user)) });
   })
   .get(

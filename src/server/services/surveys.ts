@@ -2,57 +2,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { surveys, type SurveyType } from '../db/schema.ts';
+import { SIGNUP_QUESTIONS, type SignupAnswers } from '../../lib/signup-questions.ts';
 
-/** The sign-up questionnaire of SPEC §3: question texts are the answer keys, so they must not change. */
-export const SIGNUP_QUESTIONS = [
-  {
-    question: 'Primary purpose for using the API',
-    options: [
-      'Investment Analysis',
-      'Market Research',
-      'Academic Research',
-      'Product Development',
-      'Competitor Analysis',
-      'Other',
-    ],
-  },
-  {
-    question: 'Dataset most interested in',
-    options: [
-      'Live Stock Data',
-      'Historical Market Data',
-      'Financial Statements',
-      'Alternative Data',
-      'Corporate Events',
-      'ETF / Mutual Funds',
-      'SEC Filings',
-      'Economic Indicators',
-      'Other',
-    ],
-  },
-  {
-    question: 'Most important aspect in a provider',
-    options: ['Affordability', 'Data Accuracy', 'Data Coverage (Breadth / Depth)'],
-  },
-  {
-    question: 'Role in organization',
-    options: [
-      'Developer',
-      'Data Scientist',
-      'Manager',
-      'Executive',
-      'Student',
-      'Investor / Analyst',
-      'Other',
-    ],
-  },
-  {
-    question: 'How did you hear about us',
-    options: ['Search Engine', 'Blog / Quora / Reddit', 'Social Media', 'Referral', 'Conference', 'Other'],
-  },
-] as const satisfies readonly { question: string; options: readonly [string, ...string[]] }[];
-
-export type SignupAnswers = Record<string, string>;
+export { SIGNUP_QUESTIONS, type SignupAnswers };
 
 /** Exactly the five questions, each with one of its listed options; shared with the HTTP route. */
 export const signupAnswersSchema = z.strictObject(

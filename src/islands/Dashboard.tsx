@@ -1,0 +1,218 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, type ReactNode } from 'react';
+import type { PricePlan } from '../lib/price-plans.ts';
+import { AUTH_LINKS } from '../lib/routes.ts';
+import {
+  $dashboard,
+  $dashboardView,
+  checkVerification,
+  copyApiKey,
+  resendVerificationEmail,
+  resetDashboard,
+  startDashboard,
+  toggleKeyReveal,
+} from '../lib/stores/dashboard.ts';
+import { DEV_MAILBOX_PAGE } from '../lib/stores/dev-mailbox.ts';
+import { SUPPORT_EMAIL } from '../lib/stores/pricing.ts';
+import { useHydrated } from './use-hydrated.ts';
+import './Dashboard.css';
+
+type ReadyView = Extract<ReturnType<typeof $dashboardView.get>, { status: 'ready' }>;
+
+/** Same-sized placeholders while the session is confirmed, so no account data shows before then. */
+function DashboardSkeleton(): ReactNode {
+  return (
+    <div className="dashboard" aria-busy="true">
+      <p role="status" className="visually-hidden">
+        Loading your dashboard…
+      </p>
+      <span className="skeleton dashboard__skeleton-title" aria-hidden="true" />
+      <div className="dashboard__grid" aria-hidden="true">
+        <span className="skeleton dashboard__skeleton-card dashboard__card--wide" />
+        <span className="skeleton dashboard__skeleton-card" />
+        <span className="skeleton dashboard__skeleton-card" />
+      </div>
+    </div>
+  );
+}
+
+function ApiKeyCard({ view }: { view: ReadyView }): ReactNode {
+  const { keyRevealed } = useStore($dashboard);
+  const headingId = useId();
+  if (view.apiKey === '') {
+    return (
+      <section className="dashboard__card dashboard__card--wide" aria-labelledby={headingId}>
+        <h2 id={headingId}>API key</h2>
+        <p className="dashboard__text">
+          Your account has no API key yet. Write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>{' '}
+          and we will issue one.
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="dashboard__card dashboard__card--wide" aria-labelledby={headingId}>
+      <div className="dashboard__card-head">
+        <h2 id={headingId}>API key</h2>
+        <span className={`dashboard__badge dashboard__badge--${view.emailVerified ? 'active' : 'inactive'}`}>
+          {view.emailVerified ? 'Active' : 'Inactive'}
+        </span>
+      </div>
+      <p className="dashboard__text">
+        Your key identifies your account on every request to the data API. Keep it secret: anyone who has it
+        can use your plan.
+      </p>
+      <div className="api-key">
+        <code className="api-key__value">
+          {keyRevealed ? (
+            view.apiKey
+          ) : (
+            <>
+              <span aria-hidden="true">{view.maskedKey}</span>
+              <span className="visually-hidden">Hidden key ending in {view.apiKey.slice(-4)}</span>
+            </>
+          )}
+        </code>
+        <div className="api-key__actions">
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            aria-pressed={keyRevealed}
+            onClick={toggleKeyReveal}
+          >
+            Reveal key
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            onClick={() => {
+              void copyApiKey();
+            }}
+          >
+            Copy key
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function planLimits(plan: PricePlan): string {
+  const perMinute =
+    plan.callsPerMinute === null
+      ? 'No per-minute limit'
+      : `${plan.callsPerMinute.toLocaleString('en-US')} calls per minute`;
+  const perDay =
+    plan.callsPerDay === null
+      ? 'no daily limit'
+      : `${plan.callsPerDay.toLocaleString('en-US')} calls per day`;
+  return `${perMinute}, ${perDay}.`;
+}
+
+function PlanCard({ view }: { view: ReadyView }): ReactNode {
+  const headingId = useId();
+  return (
+    <section className="dashboard__card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Your plan</h2>
+      <p className="dashboard__plan-name">{view.planName}</p>
+      {view.plan && <p className="dashboard__text">{planLimits(view.plan)}</p>}
+      <a className="dashboard__link" href={AUTH_LINKS.pricing}>
+        {view.isPremium ? 'Compare plans' : 'Upgrade your plan'}
+      </a>
+    </section>
+  );
+}
+
+function VerificationBox({ view }: { view: ReadyView }): ReactNode {
+  const { sending, checking, note, noteType, mailboxAvailable } = useStore($dashboard);
+  const headingId = useId();
+  const noteId = useId();
+  if (view.emailVerified) {
+    return (
+      <section className="dashboard__card dashboard__verification--ok" aria-labelledby={headingId}>
+        <h2 id={headingId}>Email verification</h2>
+        <p className="dashboard__text">
+          <strong>{view.email}</strong> is verified. Your API key is active.
+        </p>
+        <p role="status" className="dashboard__note dashboard__note--success">
+          {note}
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="dashboard__card dashboard__verification--pending" aria-labelledby={headingId}>
+      <h2 id={headingId}>Email verification</h2>
+      <p className="dashboard__text">
+        Your API key is inactive until you verify <strong>{view.email}</strong>. Follow the link in the
+        verification email we sent you.
+      </p>
+      {mailboxAvailable && (
+        <p className="dashboard__text">
+          This site runs against the local Auth emulator, which delivers no email:{' '}
+          <a href={DEV_MAILBOX_PAGE}>open the local mailbox</a> to find the link.
+        </p>
+      )}
+      <div className="dashboard__actions">
+        <button
+          type="button"
+          className="btn btn-primary btn-sm"
+          disabled={sending}
+          aria-describedby={noteId}
+          onClick={() => {
+            void resendVerificationEmail();
+          }}
+        >
+          {sending ? 'Sending…' : 'Resend verification email'}
+        </button>
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          disabled={checking}
+          aria-describedby={noteId}
+          onClick={() => {
+            void checkVerification();
+          }}
+        >
+          {checking ? 'Checking…' : 'Check again'}
+        </button>
+      </div>
+      <p className="dashboard__hint">Followed the link already? Check again to activate your key.</p>
+      <p
+        id={noteId}
+        role={noteType === 'error' ? 'alert' : 'status'}
+        className={`dashboard__note dashboard__note--${noteType}`}
+      >
+        {note}
+      </p>
+    </section>
+  );
+}
+
+/**
+ * The developer dashboard (SPEC §2): a greeting, the API key (masked until revealed, with copy),
+ * whether the email is verified and so the key active, and the plan. Until the session is
+ * confirmed it shows a skeleton; signed-out visitors are sent away by the session's route guard.
+ */
+export function Dashboard(): ReactNode {
+  const view = useStore($dashboardView);
+  const hydrated = useHydrated();
+
+  useEffect(() => {
+    startDashboard();
+    return resetDashboard;
+  }, []);
+
+  if (!hydrated || view.status === 'loading') return <DashboardSkeleton />;
+
+  return (
+    <div className="dashboard">
+      <h1 className="dashboard__title">Welcome back, {view.name}</h1>
+      <div className="dashboard__grid">
+        <ApiKeyCard view={view} />
+        <VerificationBox view={view} />
+        <PlanCard view={view} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,292 @@
+import { useStore } from '@nanostores/react';
+import { navigate } from 'astro:transitions/client';
+import { useEffect, useId, useRef, type MouseEvent, type ReactNode, type SubmitEvent } from 'react';
+import { AUTH_LINKS, SITE_NAME } from '../lib/routes.ts';
+import { $auth, closeAuthPopup, openAuthPopup } from '../lib/stores/auth.ts';
+import {
+  $signIn,
+  applySignInQuery,
+  resetSignInForm,
+  setSignInField,
+  submitSignIn,
+  takeReturnPath,
+  type SignInFormKind,
+} from '../lib/stores/sign-in.ts';
+import {
+  cancelGoogleEmail,
+  prepareGoogleSignIn,
+  startGoogleSignIn,
+  submitGoogleEmail,
+} from '../lib/stores/social-sign-in.ts';
+import { AUTOFOCUS_ATTRIBUTE } from './Dialog.tsx';
+import { useHydrated } from './use-hydrated.ts';
+import './SignInForm.css';
+
+export interface SignInFormProps {
+  /** `page`: the full /login page with its heading; `popup`: the sign-in view of the auth dialog. */
+  variant: SignInFormKind;
+}
+
+const AUTH_POPUP_KEYS: ['authPopup'] = ['authPopup'];
+
+/** On the page a sign-in moves on to where the visitor was going; the pop-up just closes. */
+function afterSignIn(variant: SignInFormKind, signedIn: boolean): void {
+  if (!signedIn || variant !== 'page') return;
+  const path = takeReturnPath(location.search);
+  navigate(path).catch(() => {
+    location.assign(path);
+  });
+}
+
+/**
+ * Inside the pop-up the sign-up link switches the dialog to its sign-up view instead of leaving the
+ * page, and hands focus to that view, since the link itself disappears with this one.
+ */
+function switchToSignUp(event: MouseEvent<HTMLAnchorElement>): void {
+  event.preventDefault();
+  const dialog = event.currentTarget.closest('dialog');
+  openAuthPopup(2);
+  requestAnimationFrame(() => {
+    const candidates = dialog?.querySelectorAll<HTMLElement>(
+      `[${AUTOFOCUS_ATTRIBUTE}], [role="tab"][aria-selected="true"]`,
+    );
+    Array.from(candidates ?? [])
+      .find((element) => element.closest('[hidden]') === null)
+      ?.focus();
+  });
+}
+
+/**
+ * The sign-in screen (SPEC §2, §4): email-or-username and password, the forgot-password link, Sign
+ * In, Google sign-in and the way to sign up, as a full page or inside the auth pop-up. The buttons
+ * wait for hydration, because a click before it would submit the form natively.
+ */
+export function SignInForm({ variant }: SignInFormProps): ReactNode {
+  const state = useStore($signIn);
+  const { authPopup } = useStore($auth, { keys: AUTH_POPUP_KEYS, ssr: 'initial' });
+  const hydrated = useHydrated();
+  const baseId = useId();
+  const titleId = `${baseId}-title`;
+  const messageId = `${baseId}-message`;
+  const mine = state.form === variant;
+  const loading = mine && state.status === 'loading';
+  const busy = state.status === 'loading';
+  const message = mine ? state.message : '';
+  const invalid = mine && state.status === 'error';
+  const askingGoogleEmail = mine && state.askingGoogleEmail;
+  const isPage = variant === 'page';
+
+  useEffect(() => {
+    if (!isPage) return undefined;
+    applySignInQuery(location.search);
+    // The store outlives client-side navigations; a later visit starts with a clean form.
+    return () => {
+      resetSignInForm('page');
+    };
+  }, [isPage]);
+
+  // A closed pop-up keeps neither the password nor an old message for the next time it opens.
+  useEffect(() => {
+    if (!isPage && authPopup === false) resetSignInForm('popup');
+  }, [isPage, authPopup]);
+
+  const submit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    void submitSignIn(variant).then((signedIn) => {
+      afterSignIn(variant, signedIn);
+    });
+  };
+
+  const google = (): void => {
+    void startGoogleSignIn(variant).then((signedIn) => {
+      afterSignIn(variant, signedIn);
+    });
+  };
+
+  const fields = (
+    <form
+      className="sign-in__form"
+      noValidate
+      onSubmit={submit}
+      {...(isPage ? { 'aria-labelledby': titleId } : { 'aria-label': 'Sign in' })}
+    >
+      <div className="sign-in__field">
+        <label htmlFor={`${baseId}-login`}>Email or username</label>
+        <input
+          id={`${baseId}-login`}
+          name="login"
+          type="text"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={mine ? state.login : ''}
+          onChange={(event) => {
+            setSignInField(variant, 'login', event.currentTarget.value);
+          }}
+          aria-invalid={invalid}
+          aria-describedby={messageId}
+          data-autofocus={isPage ? undefined : true}
+        />
+      </div>
+      <div className="sign-in__field">
+        <div className="sign-in__label-row">
+          <label htmlFor={`${baseId}-password`}>Password</label>
+          <a href={AUTH_LINKS.forgotPassword} onClick={isPage ? undefined : closeAuthPopup}>
+            Forgot password?
+          </a>
+        </div>
+        <input
+          id={`${baseId}-password`}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={mine ? state.password : ''}
+          onChange={(event) => {
+            setSignInField(variant, 'password', event.currentTarget.value);
+          }}
+          aria-invalid={invalid}
+          aria-describedby={messageId}
+        />
+      </div>
+      <p id={messageId} role="alert" aria-atomic="true" className="sign-in__message">
+        {message}
+      </p>
+      <button
+        type="submit"
+        className="btn btn-primary sign-in__submit"
+        disabled={!hydrated || busy}
+        aria-busy={loading && state.method === 'password'}
+      >
+        {loading && state.method === 'password' ? <Spinner /> : null}
+        Sign In
+      </button>
+    </form>
+  );
+
+  return (
+    <div className={`sign-in sign-in--${variant}`}>
+      {isPage ? (
+        <div className="sign-in__header">
+          <h1 id={titleId} className="sign-in__title">
+            Sign in to {SITE_NAME}
+          </h1>
+          <p className="sign-in__intro">
+            Welcome back. Sign in to reach your dashboard, your API key and the API viewer.
+          </p>
+        </div>
+      ) : null}
+      {fields}
+      <p className="sign-in__divider">
+        <span>or</span>
+      </p>
+      {askingGoogleEmail ? (
+        <GoogleEmailForm variant={variant} loading={loading && state.method === 'google'} />
+      ) : (
+        <button
+          type="button"
+          className="btn btn-secondary sign-in__google"
+          disabled={!hydrated || busy}
+          aria-busy={loading && state.method === 'google'}
+          onClick={google}
+          onPointerEnter={prepareGoogleSignIn}
+          onFocus={prepareGoogleSignIn}
+        >
+          {loading && state.method === 'google' ? <Spinner /> : <GoogleLogo />}
+          Sign in with Google
+        </button>
+      )}
+      <p className="sign-in__switch">
+        Don&rsquo;t have an account?{' '}
+        <a href={AUTH_LINKS.signUp} onClick={isPage ? undefined : switchToSignUp}>
+          Sign up
+        </a>
+      </p>
+    </div>
+  );
+}
+
+interface GoogleEmailFormProps {
+  variant: SignInFormKind;
+  loading: boolean;
+}
+
+/**
+ * The local Google sign-in: the Auth emulator has no Google window, so the visitor names the
+ * Google account instead. Focus moves to its field as it appears.
+ */
+function GoogleEmailForm({ variant, loading }: GoogleEmailFormProps): ReactNode {
+  const baseId = useId();
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
+
+  const submit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const email = new FormData(event.currentTarget).get('googleEmail');
+    void submitGoogleEmail(variant, typeof email === 'string' ? email : '').then((signedIn) => {
+      afterSignIn(variant, signedIn);
+    });
+  };
+
+  return (
+    <form className="sign-in__google-form" noValidate onSubmit={submit} aria-labelledby={`${baseId}-title`}>
+      <p id={`${baseId}-title`} className="sign-in__google-title">
+        <GoogleLogo /> Sign in with Google
+      </p>
+      <p id={`${baseId}-hint`} className="sign-in__hint">
+        This is the local test sign-in: the site runs against the Auth emulator, which has no Google window.
+        Enter the email of the Google account to sign in as; a new address creates a test account.
+      </p>
+      <div className="sign-in__field">
+        <label htmlFor={`${baseId}-email`}>Google account email</label>
+        <input
+          ref={input}
+          id={`${baseId}-email`}
+          name="googleEmail"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          aria-describedby={`${baseId}-hint`}
+        />
+      </div>
+      <div className="sign-in__google-actions">
+        <button type="submit" className="btn btn-primary" disabled={loading} aria-busy={loading}>
+          {loading ? <Spinner /> : null}
+          Continue with Google
+        </button>
+        <button type="button" className="btn btn-secondary" disabled={loading} onClick={cancelGoogleEmail}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Spinner(): ReactNode {
+  return <span className="sign-in__spinner" aria-hidden="true" />;
+}
+
+function GoogleLogo(): ReactNode {
+  return (
+    <svg aria-hidden="true" focusable="false" viewBox="0 0 48 48" width="18" height="18">
+      <path
+        fill="#FFC107"
+        d="M43.6 20.1H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 13 4 4 13 4 24s9 20 20 20 20-9 20-20c0-1.3-.1-2.6-.4-3.9z"
+      />
+      <path
+        fill="#FF3D00"
+        d="M6.3 14.7l6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z"
+      />
+      <path
+        fill="#4CAF50"
+        d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-8l-6.5 5C9.5 39.6 16.2 44 24 44z"
+      />
+      <path
+        fill="#1976D2"
+        d="M43.6 20.1H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.6-.4-3.9z"
+      />
+    </svg>
+  );
+}

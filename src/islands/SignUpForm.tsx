@@ -1,0 +1,331 @@
+import { useStore } from '@nanostores/react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  type SubmitEvent,
+} from 'react';
+import { AUTH_LINKS } from '../lib/routes.ts';
+import { $auth, openAuthPopup } from '../lib/stores/auth.ts';
+import {
+  $signUp,
+  AGREEMENT_MESSAGE,
+  applySignUpQuery,
+  cancelGoogleSignUp,
+  continueWithGoogle,
+  resetSignUp,
+  startGoogleSignUp,
+  submitSignUp,
+  type SignUpVariant,
+} from '../lib/stores/sign-up.ts';
+import { prepareGoogleSignIn } from '../lib/stores/social-sign-in.ts';
+import { AUTOFOCUS_ATTRIBUTE } from './Dialog.tsx';
+import { Questionnaire } from './Questionnaire.tsx';
+import { useHydrated } from './use-hydrated.ts';
+import './SignUpForm.css';
+
+export interface SignUpFormProps {
+  /** `page`: the full /register page with its heading; `popup`: the sign-up view of the auth dialog. */
+  variant: SignUpVariant;
+}
+
+const AUTH_POPUP_KEYS: ['authPopup'] = ['authPopup'];
+
+/**
+ * Inside the pop-up the sign-in link switches the dialog to its sign-in view instead of leaving
+ * the page, and hands focus to that view, since the link itself disappears with this one.
+ */
+function switchToSignIn(event: MouseEvent<HTMLAnchorElement>): void {
+  event.preventDefault();
+  const dialog = event.currentTarget.closest('dialog');
+  openAuthPopup(1);
+  requestAnimationFrame(() => {
+    const candidates = dialog?.querySelectorAll<HTMLElement>(
+      `[${AUTOFOCUS_ATTRIBUTE}], [role="tab"][aria-selected="true"]`,
+    );
+    Array.from(candidates ?? [])
+      .find((element) => element.closest('[hidden]') === null)
+      ?.focus();
+  });
+}
+
+/**
+ * The sign-up screen (SPEC §2): email and password, the agreement with the Terms of Use and the
+ * privacy policy, Sign up, Continue with Google and the way to sign in, as a full page or inside
+ * the auth pop-up; the questionnaire and the registration views take its place once it is sent.
+ */
+export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
+  const state = useStore($signUp);
+  const { authPopup } = useStore($auth, { keys: AUTH_POPUP_KEYS, ssr: 'initial' });
+  const hydrated = useHydrated();
+  const baseId = useId();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [agreement, setAgreement] = useState(true);
+  const isPage = variant === 'page';
+  const mine = state.variant === variant;
+  const phase = mine ? state.phase : 'form';
+  const busy = state.loading || state.phase === 'preparing';
+  const loading = mine && state.loading;
+  const message = mine ? state.message : '';
+  const askingGoogleEmail = mine && state.askingGoogleEmail;
+  const titleId = `${baseId}-title`;
+  const messageId = `${baseId}-message`;
+  const hintId = `${baseId}-password-hint`;
+  const empty = email.trim() === '' || password === '';
+  const invalid = message !== '' && message !== AGREEMENT_MESSAGE;
+
+  useEffect(() => {
+    if (!isPage) return undefined;
+    const prefill = applySignUpQuery(location.search);
+    if (prefill !== '') setEmail(prefill);
+    // The store outlives client-side navigations; a later visit starts with a clean form.
+    return () => {
+      resetSignUp('page');
+    };
+  }, [isPage]);
+
+  // A closed pop-up abandons an unfinished sign-up; a finished one ends on its own schedule.
+  useEffect(() => {
+    if (!isPage && authPopup === false && $signUp.get().phase !== 'done') resetSignUp('popup');
+  }, [isPage, authPopup]);
+
+  // A finished sign-up leaves nothing typed behind for the next one.
+  useEffect(() => {
+    if (phase !== 'done') return;
+    setEmail('');
+    setPassword('');
+  }, [phase]);
+
+  if (phase !== 'form') return <Questionnaire variant={variant} />;
+
+  const submit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    void submitSignUp(variant, { email, password, agreement });
+  };
+
+  /**
+   * With a field empty the Sign up button is disabled, which makes browsers ignore Enter in the
+   * fields; the visitor is told what is missing instead of nothing happening.
+   */
+  const enterWithEmptyField = (event: KeyboardEvent<HTMLFormElement>): void => {
+    if (event.key !== 'Enter' || !empty || busy) return;
+    if (!(event.target instanceof HTMLInputElement) || event.target.type === 'checkbox') return;
+    event.preventDefault();
+    void submitSignUp(variant, { email, password, agreement });
+  };
+
+  return (
+    <div className={`sign-up sign-up--${variant}`}>
+      {isPage ? (
+        <div className="sign-up__header">
+          <h1 id={titleId} className="sign-up__title">
+            Sign up for a free API key
+          </h1>
+          <p className="sign-up__intro">
+            Create your account to get your API key and start pulling market data in minutes.
+          </p>
+        </div>
+      ) : null}
+      <form
+        className="sign-up__form"
+        noValidate
+        onSubmit={submit}
+        onKeyDown={enterWithEmptyField}
+        {...(isPage ? { 'aria-labelledby': titleId } : { 'aria-label': 'Sign up' })}
+      >
+        <div className="sign-up__field">
+          <label htmlFor={`${baseId}-email`}>Email</label>
+          <input
+            id={`${baseId}-email`}
+            name="email"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={email}
+            onChange={(event) => {
+              setEmail(event.currentTarget.value);
+            }}
+            aria-invalid={invalid}
+            aria-describedby={messageId}
+            data-autofocus={isPage ? undefined : true}
+          />
+        </div>
+        <div className="sign-up__field">
+          <label htmlFor={`${baseId}-password`}>Password</label>
+          <input
+            id={`${baseId}-password`}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(event) => {
+              setPassword(event.currentTarget.value);
+            }}
+            aria-invalid={invalid}
+            aria-describedby={`${hintId} ${messageId}`}
+          />
+          <p id={hintId} className="sign-up__hint">
+            At least 6 characters.
+          </p>
+        </div>
+        <div className="sign-up__agreement">
+          <input
+            id={`${baseId}-agreement`}
+            name="agreement"
+            type="checkbox"
+            checked={agreement}
+            onChange={(event) => {
+              setAgreement(event.currentTarget.checked);
+            }}
+          />
+          <label htmlFor={`${baseId}-agreement`}>
+            I agree to the{' '}
+            <a href={AUTH_LINKS.terms} target="_blank" rel="noopener">
+              Terms of Use<span className="visually-hidden"> (opens in a new tab)</span>
+            </a>{' '}
+            and the{' '}
+            <a href={AUTH_LINKS.privacy} target="_blank" rel="noopener">
+              Privacy Policy<span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+            .
+          </label>
+        </div>
+        <p id={messageId} role="alert" aria-atomic="true" className="sign-up__message">
+          {message}
+        </p>
+        <button
+          type="submit"
+          className="btn btn-primary sign-up__submit"
+          disabled={!hydrated || busy || empty}
+          aria-busy={loading && state.method === 'password'}
+        >
+          {loading && state.method === 'password' ? <Spinner /> : null}
+          Sign up
+        </button>
+      </form>
+      <p className="sign-up__divider">
+        <span>or</span>
+      </p>
+      {askingGoogleEmail ? (
+        <GoogleEmailForm
+          variant={variant}
+          agreement={agreement}
+          loading={loading && state.method === 'google'}
+        />
+      ) : (
+        <button
+          type="button"
+          className="btn btn-secondary sign-up__google"
+          disabled={!hydrated || busy}
+          aria-busy={loading && state.method === 'google'}
+          onClick={() => {
+            void startGoogleSignUp(variant, agreement);
+          }}
+          onPointerEnter={prepareGoogleSignIn}
+          onFocus={prepareGoogleSignIn}
+        >
+          {loading && state.method === 'google' ? <Spinner /> : <GoogleLogo />}
+          Continue with Google
+        </button>
+      )}
+      <p className="sign-up__switch">
+        Already have an account?{' '}
+        <a href={AUTH_LINKS.signIn} onClick={isPage ? undefined : switchToSignIn}>
+          Sign in
+        </a>
+      </p>
+    </div>
+  );
+}
+
+interface GoogleEmailFormProps {
+  variant: SignUpVariant;
+  agreement: boolean;
+  loading: boolean;
+}
+
+/**
+ * The local Google sign-up: the Auth emulator has no Google window, so the visitor names the
+ * Google account instead. Focus moves to its field as it appears.
+ */
+function GoogleEmailForm({ variant, agreement, loading }: GoogleEmailFormProps): ReactNode {
+  const baseId = useId();
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
+
+  const submit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const email = new FormData(event.currentTarget).get('googleEmail');
+    void continueWithGoogle(variant, agreement, typeof email === 'string' ? email : '');
+  };
+
+  return (
+    <form className="sign-up__google-form" noValidate onSubmit={submit} aria-labelledby={`${baseId}-title`}>
+      <p id={`${baseId}-title`} className="sign-up__google-title">
+        <GoogleLogo /> Continue with Google
+      </p>
+      <p id={`${baseId}-hint`} className="sign-up__hint">
+        This is the local test sign-up: the site runs against the Auth emulator, which has no Google window.
+        Enter the email of the Google account to sign up with; a new address creates a test account.
+      </p>
+      <div className="sign-up__field">
+        <label htmlFor={`${baseId}-email`}>Google account email</label>
+        <input
+          ref={input}
+          id={`${baseId}-email`}
+          name="googleEmail"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          aria-describedby={`${baseId}-hint`}
+        />
+      </div>
+      <div className="sign-up__google-actions">
+        <button type="submit" className="btn btn-primary" disabled={loading} aria-busy={loading}>
+          {loading ? <Spinner /> : null}
+          Continue
+        </button>
+        <button type="button" className="btn btn-secondary" disabled={loading} onClick={cancelGoogleSignUp}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Spinner(): ReactNode {
+  return <span className="sign-up__spinner" aria-hidden="true" />;
+}
+
+function GoogleLogo(): ReactNode {
+  return (
+    <svg aria-hidden="true" focusable="false" viewBox="0 0 48 48" width="18" height="18">
+      <path
+        fill="#FFC107"
+        d="M43.6 20.1H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 13 4 4 13 4 24s9 20 20 20 20-9 20-20c0-1.3-.1-2.6-.4-3.9z"
+      />
+      <path
+        fill="#FF3D00"
+        d="M6.3 14.7l6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z"
+      />
+      <path
+        fill="#4CAF50"
+        d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-8l-6.5 5C9.5 39.6 16.2 44 24 44z"
+      />
+      <path
+        fill="#1976D2"
+        d="M43.6 20.1H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.6-.4-3.9z"
+      />
+    </svg>
+  );
+}

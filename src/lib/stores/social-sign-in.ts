@@ -1,0 +1,192 @@
+import type { Auth, UserCredential } from 'firebase/auth';
+import { getClientAuth } from '../firebase.ts';
+import { EMAIL_MESSAGE, FILL_ALL_FIELDS_MESSAGE, isEmailAddress } from '../form-rules.ts';
+import { ApiError, portal } from '../http.ts';
+import {
+  $signIn,
+  BLOCKED_ACCOUNT_MESSAGE,
+  completeSignIn,
+  failSignIn,
+  SIGN_IN_FAILED_MESSAGE,
+  signInErrorMessage,
+  signInPending,
+  signInResultMessage,
+  startLoading,
+  type SignInAnswer,
+  type SignInFormKind,
+} from './sign-in.ts';
+
+/** SPEC §8, social sign-in. */
+export const OTHER_CREDENTIAL_MESSAGE =
+  'An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address.';
+export const POPUP_CLOSED_MESSAGE = 'Sign in interrupted. Please try again later.';
+export const POPUP_BLOCKED_MESSAGE = 'Please allow pop-up windows to sign in.';
+
+/** The identity provider's id of Google sign-ins. */
+export const GOOGLE_PROVIDER_ID = 'google.com';
+
+/** What a Google sign-in through the identity provider yields, for the accounts API to verify. */
+export interface GoogleIdentity {
+  /** The identity provider's ID token, which validate-user and register-user accept. */
+  idToken: string;
+  providerId: string;
+  /** Whether the identity provider saw this Google account for the first time. */
+  isNewUser: boolean;
+}
+
+/** The answer of validate-user (SPEC §7): a session for the verified identity. */
+export type SocialSignInAnswer = SignInAnswer & { refreshToken?: string; isNewUser?: boolean };
+
+function emulated(auth: Auth): boolean {
+  return auth.emulatorConfig !== null;
+}
+
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : '';
+}
+
+/**
+ * The identity provider's own text without its technical wrapping (`Firebase: … (auth/code).`);
+ * undefined when nothing readable is left, as in `Firebase: Error (auth/network-request-failed).`.
+ */
+function readableMessage(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const text = error.message
+    .replace(/^Firebase:\s*/, '')
+    .replace(/\s*\(auth\/[^)]*\)\.?\s*$/, '')
+    .trim();
+  return text === '' || text === 'Error' ? undefined : text;
+}
+
+/**
+ * What a failed social sign-in tells the visitor (SPEC §8): the identity provider's known codes in
+ * the spec's words, a disabled (blocked) identity as a blocked account, the accounts API's answer
+ * as for any sign-in, else the error's own message or the generic failure.
+ */
+export function socialSignInMessage(error: unknown): string {
+  if (error instanceof ApiError) return signInErrorMessage(error);
+  switch (errorCode(error)) {
+    case 'auth/account-exists-with-different-credential':
+      return OTHER_CREDENTIAL_MESSAGE;
+    case 'auth/popup-closed-by-user':
+      return POPUP_CLOSED_MESSAGE;
+    case 'auth/popup-blocked':
+      return POPUP_BLOCKED_MESSAGE;
+    case 'auth/user-disabled':
+      return BLOCKED_ACCOUNT_MESSAGE;
+    default:
+      return readableMessage(error) ?? SIGN_IN_FAILED_MESSAGE;
+  }
+}
+
+/**
+ * The Google account id the local Auth emulator records for an address: derived from the address
+ * alone, so the same address always signs in as the same Google account.
+ */
+export function emulatorGoogleSubject(email: string): string {
+  const bytes = new TextEncoder().encode(email.trim().toLowerCase());
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Whether the identity provider is the local Auth emulator, which has no Google window: the
+ * visitor then names the Google account to sign in as.
+ */
+export async function usesAuthEmulator(): Promise<boolean> {
+  return emulated(await getClientAuth());
+}
+
+/** Loads the identity provider's SDK ahead of a Google sign-in, so its window opens without delay. */
+export function prepareGoogleSignIn(): void {
+  void getClientAuth().catch(() => undefined);
+}
+
+/**
+ * Signs in to the identity provider with Google and returns its ID token. With a real Firebase
+ * project Google's own window opens; against the local Auth emulator the Google account named by
+ * `emailForEmulator` (required there) signs in without one.
+ */
+export async function googleIdToken(emailForEmulator?: string): Promise<GoogleIdentity> {
+  const [auth, sdk] = await Promise.all([getClientAuth(), import('firebase/auth')]);
+  const { GoogleAuthProvider, getAdditionalUserInfo, signInWithCredential, signInWithPopup } = sdk;
+  let result: UserCredential;
+  if (emulated(auth)) {
+    const email = emailForEmulator?.trim().toLowerCase() ?? '';
+    if (!isEmailAddress(email)) throw new Error(email === '' ? FILL_ALL_FIELDS_MESSAGE : EMAIL_MESSAGE);
+    const claims = { sub: emulatorGoogleSubject(email), email, email_verified: true };
+    result = await signInWithCredential(auth, GoogleAuthProvider.credential(JSON.stringify(claims)));
+  } else {
+    result = await signInWithPopup(auth, new GoogleAuthProvider());
+  }
+  return {
+    idToken: await result.user.getIdToken(),
+    providerId: GOOGLE_PROVIDER_ID,
+    isNewUser: getAdditionalUserInfo(result)?.isNewUser ?? false,
+  };
+}
+
+/**
+ * Exchanges the identity provider's ID token for a session of ours (SPEC §7, GET portal
+ * auth/validate-user), creating the account on its first visit. Rejects with the message to show
+ * when the answer is no usable sign-in.
+ */
+export async function validateSocialUser(idToken: string): Promise<SocialSignInAnswer> {
+  const answer = await portal<SocialSignInAnswer>('auth/validate-user', {
+    query: { accessToken: idToken },
+    refreshOn403: false,
+  });
+  const refusal = signInResultMessage(answer);
+  if (refusal !== undefined) throw new Error(refusal);
+  return answer;
+}
+
+async function signInWithGoogle(form: SignInFormKind, emailForEmulator?: string): Promise<boolean> {
+  startLoading(form, 'google');
+  try {
+    const { idToken } = await googleIdToken(emailForEmulator);
+    completeSignIn(await validateSocialUser(idToken));
+    return true;
+  } catch (error) {
+    failSignIn(form, socialSignInMessage(error));
+    return false;
+  }
+}
+
+/**
+ * The sign-in screen's Google button. Against the local Auth emulator it first asks which Google
+ * account to sign in as; otherwise Google's window opens at once. Resolves true when signed in.
+ */
+export async function startGoogleSignIn(form: SignInFormKind): Promise<boolean> {
+  if (signInPending()) return false;
+  startLoading(form, 'google');
+  let emulator: boolean;
+  try {
+    emulator = await usesAuthEmulator();
+  } catch (error) {
+    failSignIn(form, socialSignInMessage(error));
+    return false;
+  }
+  if (!emulator) return signInWithGoogle(form);
+  $signIn.set({ ...$signIn.get(), status: 'idle', form, askingGoogleEmail: true });
+  return false;
+}
+
+/** Signs in as the Google account the visitor named for the local Auth emulator. */
+export async function submitGoogleEmail(form: SignInFormKind, input: string): Promise<boolean> {
+  if (signInPending()) return false;
+  const email = input.trim();
+  if (email === '' || !isEmailAddress(email)) {
+    failSignIn(form, email === '' ? FILL_ALL_FIELDS_MESSAGE : EMAIL_MESSAGE);
+    return false;
+  }
+  return signInWithGoogle(form, email);
+}
+
+/** Leaves the local Google sign-in without signing in. */
+export function cancelGoogleEmail(): void {
+  const state = $signIn.get();
+  if (state.status === 'loading') return;
+  $signIn.set({ ...state, status: 'idle', message: '', askingGoogleEmail: false });
+}

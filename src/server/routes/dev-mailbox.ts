@@ -1,0 +1,85 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { MailboxAnswer, MailboxMessage } from '../../lib/stores/dev-mailbox.ts';
+import { readConfig } from '../config.ts';
+import type { AccountsEnv } from '../context.ts';
+import { apiError } from '../errors.ts';
+import { IDENTITY_TIMEOUT_MS } from '../identity.ts';
+import { noStore } from '../middleware/security-headers.ts';
+import { queryParams } from '../middleware/validate.ts';
+
+export const NO_MAILBOX_MESSAGE =
+  'The local mailbox exists only when the site runs against the Auth emulator.';
+
+/** Seconds to wait before asking again when the emulator did not answer. */
+const RETRY_AFTER_SECONDS = 5;
+
+export function emulatorUnreachableMessage(host: string): string {
+  return `The local mailbox could not reach the Auth emulator at ${host}. Check that it is running, then refresh.`;
+}
+
+/** One out-of-band code as the emulator lists it; only the fields the mailbox shows are read. */
+interface EmulatorOobCode {
+  email?: unknown;
+  requestType?: unknown;
+  oobLink?: unknown;
+  createdAt?: unknown;
+}
+
+function toMessage(code: EmulatorOobCode): MailboxMessage | undefined {
+  const { email, requestType, oobLink, createdAt } = code;
+  if (typeof email !== 'string' || typeof requestType !== 'string' || typeof oobLink !== 'string') {
+    return undefined;
+  }
+  const message: MailboxMessage = { email, requestType, link: oobLink };
+  if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt))) message.createdAt = createdAt;
+  return message;
+}
+
+/**
+ * The emulator's messages, newest first, or undefined when it cannot be asked. The emulator lists
+ * codes in the order it issued them and drops each one once its link has been followed.
+ */
+async function emulatorMessages(host: string, projectId: string): Promise<MailboxMessage[] | undefined> {
+  const url = `http://${host}/emulator/v1/projects/${encodeURIComponent(projectId)}/oobCodes`;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(IDENTITY_TIMEOUT_MS) });
+    if (!res.ok) {
+      await res.body?.cancel();
+      return undefined;
+    }
+    const body = (await res.json()) as { oobCodes?: unknown };
+    if (!Array.isArray(body.oobCodes)) return undefined;
+    const codes = body.oobCodes as EmulatorOobCode[];
+    return codes.flatMap((code) => toMessage(code) ?? []).reverse();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * GET /api/dev/mailbox: while the site runs against the Auth emulator, which delivers no email,
+ * the messages it would have sent (address verification, password reset, …) with their links, so
+ * the product can be tried end to end locally. Against a real Firebase project it does not exist.
+ */
+export const devMailboxRoutes = new Hono<AccountsEnv>().get(
+  '/dev/mailbox',
+  noStore(),
+  queryParams(z.strictObject({})),
+  async (c) => {
+    const { authEmulatorHost, firebaseProjectId } = readConfig();
+    if (authEmulatorHost === undefined) return apiError(c, 404, NO_MAILBOX_MESSAGE);
+    const messages = await emulatorMessages(authEmulatorHost, firebaseProjectId);
+    if (messages === undefined) {
+      return apiError(
+        c,
+        503,
+        emulatorUnreachableMessage(authEmulatorHost),
+        {},
+        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      );
+    }
+    const body: MailboxAnswer = { messages };
+    return c.json(body);
+  },
+);

@@ -1,0 +1,229 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { AUTH_EMULATOR_URL, createAccount, openPage, signInThroughApi, type Account } from './fixtures.ts';
+
+const DASHBOARD = '/developer/docs/dashboard';
+const MASK = '•'.repeat(16);
+
+/** The signed-in user's API key, as the session store holds it after sign-in. */
+async function apiKeyOf(page: Page): Promise<string> {
+  const key = await page.evaluate(() => window.appStores?.$user.get().apiKey ?? '');
+  expect(key).not.toBe('');
+  return key;
+}
+
+/** Signs in through the sign-in page, which leads to the dashboard. */
+async function signInOnLoginPage(page: Page, account: Account): Promise<void> {
+  await openPage(page, '/login');
+  const form = page.getByRole('form', { name: 'Sign in to Tickerlake' });
+  await form.getByLabel('Email or username').fill(account.email);
+  await form.getByLabel('Password').fill(account.password);
+  await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${DASHBOARD}$`));
+}
+
+test.describe('developer dashboard', () => {
+  test('a developer signs in, finds the key masked, reveals it and copies it', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const account = await createAccount(request);
+    await signInOnLoginPage(page, account);
+
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, ${account.username}`);
+    const key = await apiKeyOf(page);
+    await expect(page.getByText(`${MASK}${key.slice(-4)}`)).toBeVisible();
+    await expect(page.getByText(key, { exact: true })).toHaveCount(0);
+
+    const reveal = page.getByRole('button', { name: 'Reveal key' });
+    await expect(reveal).toHaveAttribute('aria-pressed', 'false');
+    await reveal.click();
+    await expect(reveal).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText(key, { exact: true })).toBeVisible();
+    await reveal.click();
+    await expect(page.getByText(key, { exact: true })).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await expect(page.getByText('API key copied to the clipboard.')).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+
+    const plan = page.getByRole('region', { name: 'Your plan' });
+    await expect(plan.getByText('Free', { exact: true })).toBeVisible();
+    await expect(plan.getByRole('link', { name: 'Upgrade your plan' })).toHaveAttribute(
+      'href',
+      '/developer/docs/pricing',
+    );
+  });
+
+  test('a refused clipboard is explained instead of pretending the key was copied', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request);
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    await openPage(page, DASHBOARD);
+    await page.evaluate(() => {
+      Object.defineProperty(navigator, 'clipboard', {
+        configurable: true,
+        value: { writeText: () => Promise.reject(new DOMException('Denied', 'NotAllowedError')) },
+      });
+    });
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await expect(
+      page.getByText(
+        'Your browser did not let the page copy the key. Reveal it and copy it by hand instead.',
+      ),
+    ).toBeVisible();
+  });
+
+  test('an unverified developer resends the verification email, follows it from the local mailbox and sees the key activated', async ({
+    page,
+    context,
+    request,
+  }) => {
+    const account = await createAccount(request);
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    await openPage(page, DASHBOARD);
+
+    const verification = page.getByRole('region', { name: 'Email verification' });
+    await expect(verification).toContainText(`Your API key is inactive until you verify ${account.email}.`);
+    await expect(page.getByRole('region', { name: 'API key' }).getByText('Inactive')).toBeVisible();
+
+    const resend = verification.getByRole('button', { name: 'Resend verification email' });
+    await resend.click();
+    await expect(verification.getByRole('status')).toHaveText(
+      `We sent a verification email to ${account.email}. Follow the link in it, then choose “Check again”.`,
+    );
+    await expect(resend).toBeEnabled();
+
+    // Locally no email is delivered: the dashboard points to the local mailbox instead.
+    const mailboxLink = verification.getByRole('link', { name: 'open the local mailbox' });
+    await expect(mailboxLink).toHaveAttribute('href', '/dev/mailbox');
+    const mailbox = await context.newPage();
+    await openPage(mailbox, '/dev/mailbox');
+    await expect(mailbox.getByRole('heading', { name: 'Local mailbox' })).toBeVisible();
+    await mailbox.getByLabel('Filter by address').fill(account.email);
+    await expect(mailbox.getByRole('region', { name: 'Local mailbox' }).getByRole('status')).toHaveText(
+      '1 message, newest first.',
+    );
+    const message = mailbox.getByRole('listitem').filter({ hasText: account.email });
+    await expect(message.getByText('Email verification')).toBeVisible();
+
+    const [actionPage] = await Promise.all([
+      context.waitForEvent('page'),
+      message.getByRole('link', { name: `Verify email address for ${account.email}` }).click(),
+    ]);
+    await expect(actionPage.locator('body')).toContainText('The email has been successfully verified.');
+
+    await page.bringToFront();
+    await verification.getByRole('button', { name: 'Check again' }).click();
+    await expect(verification).toContainText(`${account.email} is verified. Your API key is active.`);
+    await expect(verification.getByRole('status')).toHaveText(
+      'Thank you: your email address is verified and your API key is active.',
+    );
+    await expect(page.getByRole('region', { name: 'API key' }).getByText('Active')).toBeVisible();
+    await expect(verification.getByRole('button', { name: 'Resend verification email' })).toHaveCount(0);
+  });
+
+  test('checking again before following the link says the address is not verified yet', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request);
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    await openPage(page, DASHBOARD);
+    const verification = page.getByRole('region', { name: 'Email verification' });
+    await verification.getByRole('button', { name: 'Check again' }).click();
+    await expect(verification.getByRole('status')).toHaveText(
+      'Your email address is not verified yet. Follow the link in the verification email, then check again.',
+    );
+  });
+
+  test('a developer whose address is verified sees the key active and no verification chores', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request, { verified: true });
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    await openPage(page, DASHBOARD);
+    const verification = page.getByRole('region', { name: 'Email verification' });
+    await expect(verification).toContainText(`${account.email} is verified. Your API key is active.`);
+    await expect(verification.getByRole('button')).toHaveCount(0);
+  });
+
+  test('a signed-out visitor opening the dashboard ends on the home page without seeing account data', async ({
+    page,
+  }) => {
+    await page.goto(DASHBOARD);
+    await expect(page).toHaveURL(/^http:\/\/[^/]+\/$/);
+    await expect(page.getByRole('heading', { name: /^Welcome back/ })).toHaveCount(0);
+  });
+});
+
+test.describe('local mailbox', () => {
+  test('explains what it stands in for and offers a refresh', async ({ page }) => {
+    await openPage(page, '/dev/mailbox');
+    await expect(page.getByText(/stands in for your inbox/)).toBeVisible();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  });
+
+  test('says so when no message matches the filter', async ({ page, request }) => {
+    // One message at least, so the mailbox is not simply empty.
+    const account = await createAccount(request);
+    const reset = await request.post(
+      `${AUTH_EMULATOR_URL}/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=demo-api-key`,
+      { data: { requestType: 'PASSWORD_RESET', email: account.email } },
+    );
+    expect(reset.ok()).toBe(true);
+    await openPage(page, '/dev/mailbox');
+    await page.getByLabel('Filter by address').fill('nobody-at-all@example.invalid');
+    await expect(page.getByRole('region', { name: 'Local mailbox' }).getByRole('status')).toHaveText(
+      'No messages to addresses containing “nobody-at-all@example.invalid”.',
+    );
+  });
+
+  test('against a real Firebase project it shows the server’s explanation instead of messages', async ({
+    page,
+  }) => {
+    const text = 'The local mailbox exists only when the site runs against the Auth emulator.';
+    await page.route('**/api/dev/mailbox', (route) => route.fulfill({ status: 404, json: { error: text } }));
+    await openPage(page, '/dev/mailbox');
+    await expect(page.getByRole('region', { name: 'Local mailbox' }).getByRole('status')).toHaveText(text);
+    await expect(page.getByLabel('Filter by address')).toHaveCount(0);
+    await expect(page.getByRole('listitem').filter({ hasText: 'Email verification' })).toHaveCount(0);
+  });
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the dashboard and the local mailbox have no accessibility violations (${theme})`, async ({
+    page,
+    request,
+  }) => {
+    await page.addInitScript((mode) => {
+      localStorage.setItem('themeMode', mode);
+    }, theme);
+    const account = await createAccount(request);
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    await openPage(page, DASHBOARD);
+    const verification = page.getByRole('region', { name: 'Email verification' });
+    await verification.getByRole('button', { name: 'Check again' }).click();
+    await expect(verification.getByRole('status')).not.toBeEmpty();
+    for (const path of [DASHBOARD, '/dev/mailbox']) {
+      if (path !== DASHBOARD) await openPage(page, path);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        path,
+      ).toEqual([]);
+    }
+  });
+}

@@ -1,0 +1,234 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { AUTH_EMULATOR_URL, createAccount, openPage, uniqueEmail, updateIdentity } from './fixtures.ts';
+
+const DASHBOARD = '/developer/docs/dashboard';
+
+/** The sign-in form of the /login page, found by its heading. */
+function signInPage(page: Page) {
+  return page.getByRole('form', { name: 'Sign in to Tickerlake' });
+}
+
+/** The header shows the signed-in auth block: Dashboard and the account menu. */
+async function expectSignedIn(page: Page): Promise<void> {
+  const header = page.getByRole('banner');
+  await expect(header.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  await expect(header.getByRole('button', { name: /^Account menu/ })).toBeVisible();
+}
+
+/** Opens the auth pop-up on its sign-in view, as the shell's controls do, and returns that view. */
+async function openSignInPopup(page: Page) {
+  await page.waitForFunction(() => window.appStores !== undefined);
+  await page.evaluate(() => window.appStores?.openAuthPopup(1));
+  return page
+    .getByRole('dialog', { name: 'Sign in to Tickerlake' })
+    .getByRole('tabpanel', { name: 'Sign in' });
+}
+
+/** A message shown both as the error flash and next to the form. */
+async function expectError(page: Page, text: string): Promise<void> {
+  await expect(page.getByRole('alert').filter({ hasText: text })).toHaveCount(2);
+}
+
+/**
+ * Creates a Google account in the Auth emulator and its account on the site, as an earlier Google
+ * sign-in would have. The Google account id is the one the sign-in form derives from the address
+ * (its bytes in hex), so the form signs in as this very account.
+ */
+async function createGoogleAccount(request: APIRequestContext, email: string): Promise<void> {
+  const claims = { sub: Buffer.from(email.toLowerCase()).toString('hex'), email, email_verified: true };
+  const signedIn = await request.post(
+    `${AUTH_EMULATOR_URL}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key`,
+    {
+      data: {
+        postBody: `id_token=${encodeURIComponent(JSON.stringify(claims))}&providerId=google.com`,
+        requestUri: 'http://localhost',
+        returnSecureToken: true,
+      },
+    },
+  );
+  expect(signedIn.ok(), await signedIn.text()).toBe(true);
+  const { idToken } = (await signedIn.json()) as { idToken: string };
+  const validated = await request.get('/api/portal/auth/validate-user', { params: { accessToken: idToken } });
+  expect(validated.ok(), await validated.text()).toBe(true);
+}
+
+test.describe('sign in', () => {
+  test('a customer signs in with their email and lands on the dashboard', async ({ page, request }) => {
+    const account = await createAccount(request);
+    await openPage(page, '/login');
+    // A sign-up shortly before leaves these marks; signing in clears them.
+    await page.evaluate(() => {
+      document.cookie = 'new_registration=true; path=/';
+      sessionStorage.setItem('new_registration', 'true');
+    });
+    const form = signInPage(page);
+    await form.getByLabel('Email or username').fill(account.email);
+    await form.getByLabel('Password').fill(account.password);
+    await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+
+    await expect(page).toHaveURL(DASHBOARD);
+    await expectSignedIn(page);
+    expect(await page.evaluate(() => document.cookie)).not.toContain('new_registration');
+    expect(await page.evaluate(() => sessionStorage.getItem('new_registration'))).toBeNull();
+  });
+
+  test('a customer sent to sign in returns to the page they asked for', async ({ page, request }) => {
+    const account = await createAccount(request);
+    await openPage(page, '/login?redirect=%2Fprivacy-policy');
+    const form = signInPage(page);
+    await form.getByLabel('Email or username').fill(account.email);
+    await form.getByLabel('Password').fill(account.password);
+    await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+
+    await expect(page).toHaveURL(/\/privacy-policy$/);
+    await expectSignedIn(page);
+  });
+
+  test('the Sign In button is busy while the server answers', async ({ page, request }) => {
+    const account = await createAccount(request);
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await page.route('**/api/app/auth/signin', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openPage(page, '/login');
+    const form = signInPage(page);
+    const button = form.getByRole('button', { name: 'Sign In', exact: true });
+    await form.getByLabel('Email or username').fill(account.email);
+    await form.getByLabel('Password').fill(account.password);
+    await button.click();
+
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAttribute('aria-busy', 'true');
+    answer();
+    await expect(page).toHaveURL(DASHBOARD);
+  });
+
+  test('a customer signs in with their username', async ({ page, request }) => {
+    const account = await createAccount(request);
+    await openPage(page, '/login');
+    const form = signInPage(page);
+    await form.getByLabel('Email or username').fill(account.username);
+    await form.getByLabel('Password').fill(account.password);
+    await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+
+    await expect(page).toHaveURL(DASHBOARD);
+    await expectSignedIn(page);
+  });
+
+  test('a wrong password is refused and the form keeps the login', async ({ page, request }) => {
+    const account = await createAccount(request);
+    await openPage(page, '/login');
+    const form = signInPage(page);
+    await form.getByLabel('Email or username').fill(account.email);
+    await form.getByLabel('Password').fill('not-the-password');
+    await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+
+    await expectError(page, 'Invalid email/username or password.');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(form.getByLabel('Email or username')).toHaveValue(account.email);
+    await expect(form.getByRole('button', { name: 'Sign In', exact: true })).toBeEnabled();
+  });
+
+  test('a blocked account cannot sign in', async ({ page, request }) => {
+    const account = await createAccount(request);
+    await updateIdentity(request, account.uid, { disableUser: true });
+    await openPage(page, '/login');
+    const form = signInPage(page);
+    await form.getByLabel('Email or username').fill(account.email);
+    await form.getByLabel('Password').fill(account.password);
+    await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+
+    await expectError(page, 'Your account has been blocked. Please contact support.');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('submitting empty fields asks for them', async ({ page }) => {
+    await openPage(page, '/login');
+    await signInPage(page).getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expectError(page, 'Please fill all the fields.');
+  });
+
+  test('an error handed to the page is shown as a flash message', async ({ page }) => {
+    await openPage(page, '/login?error=Something%20failed');
+    await expect(page.getByRole('alert').filter({ hasText: 'Something failed' })).toBeVisible();
+  });
+
+  test('an email handed to the page is filled in', async ({ page }) => {
+    await openPage(page, '/login?email=a@b.co');
+    await expect(signInPage(page).getByLabel('Email or username')).toHaveValue('a@b.co');
+  });
+
+  test('the page leads to password reset and to sign-up', async ({ page }) => {
+    await openPage(page, '/login');
+    const screen = page.getByRole('main');
+    await expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
+      'href',
+      '/forgotpassword',
+    );
+    await expect(screen.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/register');
+  });
+
+  test('signing in from the pop-up closes it and stays on the page', async ({ page, request }) => {
+    const account = await createAccount(request);
+    await openPage(page, '/terms-of-service');
+    const popup = await openSignInPopup(page);
+    await expect(popup.getByLabel('Email or username')).toBeFocused();
+    await popup.getByLabel('Email or username').fill(account.email);
+    await popup.getByLabel('Password').fill(account.password);
+    await popup.getByRole('button', { name: 'Sign In', exact: true }).click();
+
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await expect(page).toHaveURL(/\/terms-of-service$/);
+    await expectSignedIn(page);
+  });
+
+  test("the pop-up's sign-up link switches to the sign-up view", async ({ page }) => {
+    await openPage(page, '/terms-of-service');
+    const popup = await openSignInPopup(page);
+    await popup.getByRole('link', { name: 'Sign up' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('tab', { name: 'Sign up' })).toHaveAttribute('aria-selected', 'true');
+    await expect(dialog.getByRole('tabpanel', { name: 'Sign up' })).toBeVisible();
+    await expect(page).toHaveURL(/\/terms-of-service$/);
+  });
+
+  test('a Google user signs in with their Google account', async ({ page, request }) => {
+    const email = uniqueEmail('google');
+    await createGoogleAccount(request, email);
+    await openPage(page, '/login');
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    const google = page.getByRole('form', { name: 'Sign in with Google' });
+    await expect(google.getByLabel('Google account email')).toBeFocused();
+    await google.getByLabel('Google account email').fill(email);
+    await google.getByRole('button', { name: 'Continue with Google' }).click();
+
+    await expect(page).toHaveURL(DASHBOARD);
+    await expectSignedIn(page);
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the sign-in page and pop-up have no accessibility violations (${theme})`, async ({ page }) => {
+      await page.addInitScript((mode) => {
+        localStorage.setItem('themeMode', mode);
+      }, theme);
+      await openPage(page, '/login');
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      const violations = async (): Promise<string[]> =>
+        (await new AxeBuilder({ page }).analyze()).violations.map(
+          (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        );
+      expect(await violations()).toEqual([]);
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      await expect(page.getByLabel('Google account email')).toBeFocused();
+      expect(await violations()).toEqual([]);
+      await openSignInPopup(page);
+      await expect(page.getByRole('dialog')).toBeVisible();
+      expect(await violations()).toEqual([]);
+    });
+  }
+});
