@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { PORTAL_URL } from '../../src/lib/endpoints.ts';
+import { ApiError, answerText, NETWORK_ERROR_MESSAGE } from '../../src/lib/http.ts';
 import { SITE_NAME } from '../../src/lib/routes.ts';
 import {
   $pricing,
@@ -14,6 +14,7 @@ import {
   SUPPORT_EMAIL,
   type PricePlan,
   type PricePlansAnswer,
+  type PricePlansRequest,
 } from '../../src/lib/stores/pricing.ts';
 import {
   $rewriter,
@@ -54,15 +55,19 @@ const BUSINESS: PricePlan = {
   sortOrder: 2,
 };
 
-const PLANS_URL = `${PORTAL_URL}/account/get-price-plans`;
-
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+/**
+ * Stands in for the portal call (the HTTP client itself is exercised end to end against the real
+ * server): every call gets the given answer, and the calls are recorded.
+ */
+function answering(answer: unknown) {
+  return vi.fn<PricePlansRequest>(() => Promise.resolve(answer));
 }
 
-/** Stands in for the network: every call gets the given answer, and the calls are recorded. */
-function stubFetch(answer: () => Response | Promise<Response>) {
-  return vi.fn<typeof fetch>(() => Promise.resolve(answer()));
+/** A portal call refused with the status and body, as the HTTP client reports it (0: unreachable). */
+function refusing(status: number, data: unknown) {
+  return vi.fn<PricePlansRequest>(() =>
+    Promise.reject(new ApiError(status, answerText(data) ?? NETWORK_ERROR_MESSAGE, data)),
+  );
 }
 
 function plansAnswer(overrides: Partial<PricePlansAnswer> = {}): PricePlansAnswer {
@@ -169,31 +174,28 @@ describe('pricing state', () => {
 });
 
 describe('loading price plans', () => {
-  it('asks the portal with credentials and stores the plans', async () => {
-    const fetcher = stubFetch(() => json(plansAnswer()));
-    await loadPricePlans(undefined, fetcher);
+  it('asks the portal without a coupon and stores the plans', async () => {
+    const request = answering(plansAnswer());
+    await loadPricePlans(undefined, request);
 
-    expect(fetcher).toHaveBeenCalledOnce();
-    const [url, init] = fetcher.mock.calls[0] ?? [];
-    expect(url).toBe(PLANS_URL);
-    expect(init).toMatchObject({ method: 'GET', credentials: 'include' });
+    expect(request).toHaveBeenCalledExactlyOnceWith({});
     expect($pricing.get()).toMatchObject({ plans: [STARTER, BUSINESS], errorMessage: '' });
   });
 
   it('sends the coupon in the query and keeps the coupon the server accepted', async () => {
-    const fetcher = stubFetch(() => json(plansAnswer({ couponCode: 'SPRING20' })));
-    await loadPricePlans('spring 20', fetcher);
+    const request = answering(plansAnswer({ couponCode: 'SPRING20' }));
+    await loadPricePlans(' spring 20 ', request);
 
-    expect(fetcher.mock.calls[0]?.[0]).toBe(`${PLANS_URL}?couponCode=spring%2020`);
+    expect(request).toHaveBeenCalledExactlyOnceWith({ couponCode: 'spring 20' });
     expect($pricing.get().selectedCouponCode).toBe('SPRING20');
   });
 
   it('shows why a coupon was refused and drops that coupon while still listing the plans', async () => {
     setCouponCode('OLD10');
-    const fetcher = stubFetch(() =>
-      json(plansAnswer({ couponCode: '', couponCodeError: 'Coupon code OLD10 has expired.' })),
+    await loadPricePlans(
+      'OLD10',
+      answering(plansAnswer({ couponCode: '', couponCodeError: 'Coupon code OLD10 has expired.' })),
     );
-    await loadPricePlans('OLD10', fetcher);
 
     expect($pricing.get()).toMatchObject({
       plans: [STARTER, BUSINESS],
@@ -204,81 +206,61 @@ describe('loading price plans', () => {
 
   it('clears an earlier error once the plans load', async () => {
     $pricing.setKey('errorMessage', 'Coupon code OLD10 has expired.');
-    await loadPricePlans(
-      '',
-      stubFetch(() => json(plansAnswer())),
-    );
+    await loadPricePlans('', answering(plansAnswer()));
     expect($pricing.get().errorMessage).toBe('');
   });
 
   it('shows the text the server answered a failure with', async () => {
-    const fetcher = stubFetch(() => new Response('Pricing is down for maintenance.', { status: 503 }));
-    await loadPricePlans(undefined, fetcher);
+    await loadPricePlans(undefined, refusing(503, 'Pricing is down for maintenance.'));
     expect($pricing.get().errorMessage).toBe('Pricing is down for maintenance.');
   });
 
   it('shows the error field of a JSON failure', async () => {
-    const fetcher = stubFetch(() => json({ error: 'Too many requests. Please slow down.' }, 429));
-    await loadPricePlans(undefined, fetcher);
+    await loadPricePlans(undefined, refusing(429, { error: 'Too many requests. Please slow down.' }));
     expect($pricing.get().errorMessage).toBe('Too many requests. Please slow down.');
   });
 
   it('falls back to the support message when a failure has no body', async () => {
-    const fetcher = stubFetch(() => new Response(null, { status: 500 }));
-    await loadPricePlans(undefined, fetcher);
+    await loadPricePlans(undefined, refusing(500, undefined));
     expect($pricing.get().errorMessage).toBe(
       'Something went wrong, please contact support@tickerlake.com for more details.',
     );
   });
 
   it('falls back to the support message when a JSON failure has no error field', async () => {
-    await loadPricePlans(
-      undefined,
-      stubFetch(() => json({ issues: [] }, 400)),
-    );
+    await loadPricePlans(undefined, refusing(400, { issues: [] }));
     expect($pricing.get().errorMessage).toBe(PRICE_PLANS_ERROR_MESSAGE);
   });
 
   it('does not show a proxy error page as the message', async () => {
-    const fetcher = stubFetch(
-      () =>
-        new Response('<html><body>502 Bad Gateway</body></html>', {
-          status: 502,
-          headers: { 'Content-Type': 'text/html' },
-        }),
-    );
-    await loadPricePlans(undefined, fetcher);
+    await loadPricePlans(undefined, refusing(502, '<html><body>502 Bad Gateway</body></html>'));
     expect($pricing.get().errorMessage).toBe(PRICE_PLANS_ERROR_MESSAGE);
   });
 
-  it('falls back to the support message when the network call itself fails, keeping the plans shown', async () => {
+  it('falls back to the support message when the server cannot be reached, keeping the plans shown', async () => {
     $pricing.setKey('plans', [STARTER]);
-    const fetcher = vi.fn<typeof fetch>(() => Promise.reject(new TypeError('Failed to fetch')));
-    await loadPricePlans(undefined, fetcher);
+    await loadPricePlans(undefined, refusing(0, undefined));
     expect($pricing.get()).toMatchObject({ plans: [STARTER], errorMessage: PRICE_PLANS_ERROR_MESSAGE });
   });
 
   it('falls back to the support message when a success is not a price-plans answer', async () => {
-    await loadPricePlans(
-      undefined,
-      stubFetch(() => json({ unexpected: true })),
-    );
+    await loadPricePlans(undefined, answering({ unexpected: true }));
     expect($pricing.get()).toMatchObject({ plans: [], errorMessage: PRICE_PLANS_ERROR_MESSAGE });
   });
 
   it('lets only the newest request write, so a slow older answer cannot overwrite it', async () => {
-    let answerOlder: (response: Response) => void = () => undefined;
-    const older = new Promise<Response>((resolve) => {
+    let answerOlder: (answer: unknown) => void = () => undefined;
+    const older = new Promise<unknown>((resolve) => {
       answerOlder = resolve;
     });
-    const fetcher = vi
-      .fn<typeof fetch>()
+    const request = vi
+      .fn<PricePlansRequest>()
       .mockImplementationOnce(() => older)
-      .mockImplementationOnce(() => Promise.resolve(json(plansAnswer({ couponCode: 'NEW' }))));
+      .mockImplementationOnce(() => Promise.resolve(plansAnswer({ couponCode: 'NEW' })));
 
-    const first = loadPricePlans('OLD', fetcher);
-    await loadPricePlans('NEW', fetcher);
-    answerOlder(json(plansAnswer({ plans: [STARTER], couponCode: 'OLD' })));
+    const first = loadPricePlans('OLD', request);
+    await loadPricePlans('NEW', request);
+    answerOlder(plansAnswer({ plans: [STARTER], couponCode: 'OLD' }));
     await first;
 
     expect($pricing.get()).toMatchObject({ plans: [STARTER, BUSINESS], selectedCouponCode: 'NEW' });

@@ -1,5 +1,5 @@
 import { map } from 'nanostores';
-import { PORTAL_URL } from '../endpoints.ts';
+import { ApiError, portal } from '../http.ts';
 import { DEFAULT_PRICING, type PricePlan, type PricePlansAnswer } from '../price-plans.ts';
 import { SITE_NAME } from '../routes.ts';
 
@@ -132,51 +132,42 @@ function parseAnswer(value: unknown): PricePlansAnswer | undefined {
 
 /**
  * The server's own words for a refusal: the `error` field of a JSON body, a JSON string, or plain
- * text. HTML (a proxy's error page) is not a message, so it counts as no body.
+ * text. HTML (a proxy's error page) is not a message, and neither is an unreachable server.
  */
-async function refusalMessage(response: Response): Promise<string> {
-  if (response.headers.get('content-type')?.includes('html')) return '';
-  const text = (await response.text().catch(() => '')).trim();
-  if (text === '') return '';
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (typeof data === 'string') return data.trim();
-  if (typeof data === 'object' && data !== null) return stringField(data, 'error').trim();
-  return text;
+function refusalMessage(error: unknown): string {
+  if (!(error instanceof ApiError) || error.status === 0) return '';
+  const data: unknown = error.data;
+  if (typeof data === 'string') return /^\s*</.test(data) ? '' : data.trim();
+  return stringField(data, 'error').trim();
 }
+
+/** Asks the portal for the catalogue; a parameter of {@link loadPricePlans} so tests can answer instead. */
+export type PricePlansRequest = (query: { couponCode?: string }) => Promise<unknown>;
+
+const requestPlans: PricePlansRequest = (query) =>
+  portal<unknown>('account/get-price-plans', { query, refreshOn403: false });
 
 let latestRequest = 0;
 
 /**
- * Fetches the catalogue, priced with the coupon when one is given. The fetcher is a parameter so
- * tests can answer for the network. Only the newest call may write, so a slow answer for an older
- * coupon cannot overwrite a newer one. Failures keep the plans already shown.
+ * Fetches the catalogue, priced with the coupon when one is given. Only the newest call may write,
+ * so a slow answer for an older coupon cannot overwrite a newer one. Failures keep the plans
+ * already shown.
  */
-export async function loadPricePlans(couponCode = '', fetcher: typeof fetch = fetch): Promise<void> {
-  const request = ++latestRequest;
+export async function loadPricePlans(
+  couponCode = '',
+  request: PricePlansRequest = requestPlans,
+): Promise<void> {
+  const call = ++latestRequest;
   const code = couponCode.trim();
-  const query = code === '' ? '' : `?couponCode=${encodeURIComponent(code)}`;
   let errorMessage = '';
   let answer: PricePlansAnswer | undefined;
   try {
-    const response = await fetcher(`${PORTAL_URL}/account/get-price-plans${query}`, {
-      method: 'GET',
-      credentials: 'include',
-      headers: { Accept: 'application/json' },
-    });
-    if (response.ok) {
-      answer = parseAnswer(await response.json());
-    } else {
-      errorMessage = await refusalMessage(response);
-    }
-  } catch {
-    // No answer at all (offline, blocked, unreadable body): the fallback message below covers it.
+    answer = parseAnswer(await request(code === '' ? {} : { couponCode: code }));
+  } catch (error) {
+    errorMessage = refusalMessage(error);
   }
-  if (request !== latestRequest) return;
+  if (call !== latestRequest) return;
   if (answer) {
     $pricing.set({
       ...$pricing.get(),

@@ -15,6 +15,7 @@ import {
   type SignInAnswer,
   type SignInFormKind,
 } from './sign-in.ts';
+import { signedOut } from './auth.ts';
 
 /** SPEC §8, social sign-in. */
 export const OTHER_CREDENTIAL_MESSAGE =
@@ -133,12 +134,22 @@ export async function googleIdToken(emailForEmulator?: string): Promise<GoogleId
  * when the answer is no usable sign-in.
  */
 export async function validateSocialUser(idToken: string): Promise<SocialSignInAnswer> {
-  const answer = await portal<SocialSignInAnswer>('auth/validate-user', {
-    query: { accessToken: idToken },
-    refreshOn403: false,
-  });
+  let answer: SocialSignInAnswer;
+  try {
+    answer = await portal<SocialSignInAnswer>('auth/validate-user', {
+      query: { accessToken: idToken },
+      refreshOn403: false,
+    });
+  } catch (error) {
+    // SPEC §4: a failed validate-user leaves the browser signed out, on the public token.
+    signedOut();
+    throw error;
+  }
   const refusal = signInResultMessage(answer);
-  if (refusal !== undefined) throw new Error(refusal);
+  if (refusal !== undefined) {
+    signedOut();
+    throw new Error(refusal);
+  }
   return answer;
 }
 
