@@ -23,6 +23,7 @@ import {
   type SignUpVariant,
 } from '../lib/stores/sign-up.ts';
 import { prepareGoogleSignIn } from '../lib/stores/social-sign-in.ts';
+import { GoogleLogo, Spinner } from './AuthParts.tsx';
 import { AUTOFOCUS_ATTRIBUTE } from './Dialog.tsx';
 import { Questionnaire } from './Questionnaire.tsx';
 import { useHydrated } from './use-hydrated.ts';
@@ -206,7 +207,7 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
           disabled={!hydrated || busy || empty}
           aria-busy={loading && state.method === 'password'}
         >
-          {loading && state.method === 'password' ? <Spinner /> : null}
+          {loading && state.method === 'password' ? <Spinner className="sign-up__spinner" /> : null}
           Sign up
         </button>
       </form>
@@ -231,7 +232,7 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
           onPointerEnter={prepareGoogleSignIn}
           onFocus={prepareGoogleSignIn}
         >
-          {loading && state.method === 'google' ? <Spinner /> : <GoogleLogo />}
+          {loading && state.method === 'google' ? <Spinner className="sign-up__spinner" /> : <GoogleLogo />}
           Continue with Google
         </button>
       )}
@@ -292,7 +293,7 @@ function GoogleEmailForm({ variant, agreement, loading }: GoogleEmailFormProps):
       </div>
       <div className="sign-up__google-actions">
         <button type="submit" className="btn btn-primary" disabled={loading} aria-busy={loading}>
-          {loading ? <Spinner /> : null}
+          {loading ? <Spinner className="sign-up__spinner" /> : null}
           Continue
         </button>
         <button type="button" className="btn btn-secondary" disabled={loading} onClick={cancelGoogleSignUp}>
@@ -300,32 +301,5 @@ function GoogleEmailForm({ variant, agreement, loading }: GoogleEmailFormProps):
         </button>
       </div>
     </form>
-  );
-}
-
-function Spinner(): ReactNode {
-  return <span className="sign-up__spinner" aria-hidden="true" />;
-}
-
-function GoogleLogo(): ReactNode {
-  return (
-    <svg aria-hidden="true" focusable="false" viewBox="0 0 48 48" width="18" height="18">
-      <path
-        fill="#FFC107"
-        d="M43.6 20.1H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 13 4 4 13 4 24s9 20 20 20 20-9 20-20c0-1.3-.1-2.6-.4-3.9z"
-      />
-      <path
-        fill="#FF3D00"
-        d="M6.3 14.7l6.6 4.8C14.7 15.1 19 12 24 12c3.1 0 5.8 1.2 7.9 3.1l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z"
-      />
-      <path
-        fill="#4CAF50"
-        d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-8l-6.5 5C9.5 39.6 16.2 44 24 44z"
-      />
-      <path
-        fill="#1976D2"
-        d="M43.6 20.1H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.6-.4-3.9z"
-      />
-    </svg>
   );
 }

@@ -127,6 +127,7 @@ test.describe('the session in the browser', () => {
     const publicToken = page.waitForResponse((r) => r.url().endsWith('/api/app/auth/public-token'));
     const plansCall = page.waitForRequest((r) => r.url().endsWith('/api/portal/account/get-price-plans'));
     await openPage(page, '/');
+    await page.waitForFunction(() => window.appStores !== undefined);
     await page.evaluate(() => window.appStores?.api('/api/portal/account/get-price-plans'));
     const answer = await publicToken;
     const { accessToken } = (await answer.json()) as { accessToken: string };
