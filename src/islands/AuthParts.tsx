@@ -1,4 +1,24 @@
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
+import { openAuthPopup } from '../lib/stores/auth.ts';
+import { AUTOFOCUS_ATTRIBUTE } from './Dialog.tsx';
+
+/**
+ * Inside the pop-up the links between sign-in and sign-up switch the dialog's view instead of
+ * leaving the page, and hand focus to the new view, since the link itself disappears with the old one.
+ */
+export function switchPopupView(event: MouseEvent<HTMLAnchorElement>, view: 1 | 2): void {
+  event.preventDefault();
+  const dialog = event.currentTarget.closest('dialog');
+  openAuthPopup(view);
+  requestAnimationFrame(() => {
+    const candidates = dialog?.querySelectorAll<HTMLElement>(
+      `[${AUTOFOCUS_ATTRIBUTE}], [role="tab"][aria-selected="true"]`,
+    );
+    Array.from(candidates ?? [])
+      .find((element) => element.closest('[hidden]') === null)
+      ?.focus();
+  });
+}
 
 /** The busy indicator of the sign-in and sign-up buttons; each form styles it through its class. */
 export function Spinner({ className }: { className: string }): ReactNode {

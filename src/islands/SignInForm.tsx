@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { navigate } from 'astro:transitions/client';
-import { useEffect, useId, useRef, type MouseEvent, type ReactNode, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type SubmitEvent } from 'react';
 import { AUTH_LINKS, SITE_NAME } from '../lib/routes.ts';
-import { $auth, closeAuthPopup, openAuthPopup } from '../lib/stores/auth.ts';
+import { $auth, closeAuthPopup } from '../lib/stores/auth.ts';
 import {
   $signIn,
   applySignInQuery,
@@ -18,8 +18,7 @@ import {
   startGoogleSignIn,
   submitGoogleEmail,
 } from '../lib/stores/social-sign-in.ts';
-import { GoogleLogo, Spinner } from './AuthParts.tsx';
-import { AUTOFOCUS_ATTRIBUTE } from './Dialog.tsx';
+import { GoogleLogo, Spinner, switchPopupView } from './AuthParts.tsx';
 import { useHydrated } from './use-hydrated.ts';
 import './SignInForm.css';
 
@@ -36,24 +35,6 @@ function afterSignIn(variant: SignInFormKind, signedIn: boolean): void {
   const path = takeReturnPath(location.search);
   navigate(path).catch(() => {
     location.assign(path);
-  });
-}
-
-/**
- * Inside the pop-up the sign-up link switches the dialog to its sign-up view instead of leaving the
- * page, and hands focus to that view, since the link itself disappears with this one.
- */
-function switchToSignUp(event: MouseEvent<HTMLAnchorElement>): void {
-  event.preventDefault();
-  const dialog = event.currentTarget.closest('dialog');
-  openAuthPopup(2);
-  requestAnimationFrame(() => {
-    const candidates = dialog?.querySelectorAll<HTMLElement>(
-      `[${AUTOFOCUS_ATTRIBUTE}], [role="tab"][aria-selected="true"]`,
-    );
-    Array.from(candidates ?? [])
-      .find((element) => element.closest('[hidden]') === null)
-      ?.focus();
   });
 }
 
@@ -198,7 +179,16 @@ export function SignInForm({ variant }: SignInFormProps): ReactNode {
       )}
       <p className="sign-in__switch">
         Don&rsquo;t have an account?{' '}
-        <a href={AUTH_LINKS.signUp} onClick={isPage ? undefined : switchToSignUp}>
+        <a
+          href={AUTH_LINKS.signUp}
+          onClick={
+            isPage
+              ? undefined
+              : (event) => {
+                  switchPopupView(event, 2);
+                }
+          }
+        >
           Sign up
         </a>
       </p>

@@ -5,12 +5,11 @@ import {
   useRef,
   useState,
   type KeyboardEvent,
-  type MouseEvent,
   type ReactNode,
   type SubmitEvent,
 } from 'react';
 import { AUTH_LINKS } from '../lib/routes.ts';
-import { $auth, openAuthPopup } from '../lib/stores/auth.ts';
+import { $auth } from '../lib/stores/auth.ts';
 import {
   $signUp,
   AGREEMENT_MESSAGE,
@@ -23,8 +22,7 @@ import {
   type SignUpVariant,
 } from '../lib/stores/sign-up.ts';
 import { prepareGoogleSignIn } from '../lib/stores/social-sign-in.ts';
-import { GoogleLogo, Spinner } from './AuthParts.tsx';
-import { AUTOFOCUS_ATTRIBUTE } from './Dialog.tsx';
+import { GoogleLogo, Spinner, switchPopupView } from './AuthParts.tsx';
 import { Questionnaire } from './Questionnaire.tsx';
 import { useHydrated } from './use-hydrated.ts';
 import './SignUpForm.css';
@@ -35,24 +33,6 @@ export interface SignUpFormProps {
 }
 
 const AUTH_POPUP_KEYS: ['authPopup'] = ['authPopup'];
-
-/**
- * Inside the pop-up the sign-in link switches the dialog to its sign-in view instead of leaving
- * the page, and hands focus to that view, since the link itself disappears with this one.
- */
-function switchToSignIn(event: MouseEvent<HTMLAnchorElement>): void {
-  event.preventDefault();
-  const dialog = event.currentTarget.closest('dialog');
-  openAuthPopup(1);
-  requestAnimationFrame(() => {
-    const candidates = dialog?.querySelectorAll<HTMLElement>(
-      `[${AUTOFOCUS_ATTRIBUTE}], [role="tab"][aria-selected="true"]`,
-    );
-    Array.from(candidates ?? [])
-      .find((element) => element.closest('[hidden]') === null)
-      ?.focus();
-  });
-}
 
 /**
  * The sign-up screen (SPEC §2): email and password, the agreement with the Terms of Use and the
@@ -238,7 +218,16 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
       )}
       <p className="sign-up__switch">
         Already have an account?{' '}
-        <a href={AUTH_LINKS.signIn} onClick={isPage ? undefined : switchToSignIn}>
+        <a
+          href={AUTH_LINKS.signIn}
+          onClick={
+            isPage
+              ? undefined
+              : (event) => {
+                  switchPopupView(event, 1);
+                }
+          }
+        >
           Sign in
         </a>
       </p>
