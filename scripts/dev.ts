@@ -1,7 +1,7 @@
 import { dev } from 'astro';
 import { readConfig } from '../src/server/config.ts';
 import { closeDatabase, getDatabase } from '../src/server/db/client.ts';
-import { closeServer, displayUrl, startDataApi } from '../src/server/serve.ts';
+import { closeServer, displayUrl, ensureMarketData, startDataApi } from '../src/server/serve.ts';
 import type { AuthEmulator } from './emulator.ts';
 import { startEmulatorIfNeeded, stopOnSignals } from './launch.ts';
 
@@ -12,7 +12,7 @@ const config = readConfig();
 let emulator: AuthEmulator | undefined;
 try {
   emulator = await startEmulatorIfNeeded(config, false);
-  await getDatabase();
+  await ensureMarketData((await getDatabase()).db);
   const dataApi = await startDataApi(config.host, config.dataApiPort);
   const site = await dev({ root: process.cwd(), server: { port: config.sitePort, host: config.host } });
   stopOnSignals(async () => {

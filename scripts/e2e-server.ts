@@ -10,6 +10,8 @@ process.env.PORT = process.env.E2E_SITE_PORT ?? '4351';
 process.env.DATA_API_PORT = process.env.E2E_DATA_API_PORT ?? '4352';
 process.env.FIREBASE_AUTH_EMULATOR_PORT = process.env.E2E_AUTH_EMULATOR_PORT ?? '9699';
 process.env.DATA_DIR = dataDir;
+// A small demo data set: seeding the full universe would cost every run half a minute.
+process.env.SEED_SCALE ??= 'test';
 delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
 delete process.env.DATABASE_URL;
 

@@ -13,6 +13,7 @@ import { clientConfigRoutes } from './routes/client-config.ts';
 import { devauthRoutes } from './routes/devauth.ts';
 import { enterpriseRoutes } from './routes/enterprise.ts';
 import { devMailboxRoutes } from './routes/dev-mailbox.ts';
+import { apiUsageRoutes } from './routes/api-usage.ts';
 import { emailVerificationRoutes } from './routes/email-verification.ts';
 import { portalAuthRoutes } from './routes/portal-auth.ts';
 import { portalRoutes } from './routes/portal.ts';
@@ -27,6 +28,7 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', portalAuthRoutes)
   .route('/portal', enterpriseRoutes)
   .route('/portal', emailVerificationRoutes)
+  .route('/portal', apiUsageRoutes)
   .route('/app', appServerRoutes)
   .route('/admin', adminRoutes)
   .route('/devauth', devauthRoutes)

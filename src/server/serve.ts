@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { closeDatabase, getDatabase } from './db/client.ts';
-import { dataApiApp } from './data-api/app.ts';
+import { closeDatabase, getDatabase, type Db } from './db/client.ts';
+import { closeSharedDataApi, sharedDataApi } from './data-api/app.ts';
+import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from './services/market-data/seed/index.ts';
 import { serveHashedAsset } from './static-assets.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -51,8 +52,23 @@ export function displayUrl(host: string, port: number): string {
 
 /** Starts the market data API on its own port; resolves once it listens. */
 export async function startDataApi(host: string, port: number): Promise<{ server: Server; port: number }> {
-  const server = createAdaptorServer({ fetch: dataApiApp.fetch }) as Server;
+  const server = createAdaptorServer({ fetch: sharedDataApi().app.fetch }) as Server;
   return { server, port: await listen(server, port, host) };
+}
+
+/**
+ * Fills an empty database with the demo data set, so a fresh checkout has data to show.
+ * SEED_SCALE=test makes a small set (tests); SEED_DEMO_DATA=0 leaves an empty database empty (a
+ * deployment that imports real data with `npm run db:import`).
+ */
+export async function ensureMarketData(db: Db, log: (line: string) => void = console.log): Promise<void> {
+  if (process.env.SEED_DEMO_DATA === '0' || !(await isMarketDataEmpty(db))) return;
+  const scale = process.env.SEED_SCALE === 'test' ? 'test' : 'full';
+  log(
+    `Generating demo market data (${scale} scale, seed ${DEMO_SEED}); this runs once, on an empty database…`,
+  );
+  const summary = await seedDemoData(db, { scale });
+  log(`Demo market data ready in ${(summary.elapsedMs / 1000).toFixed(1)} s.`);
 }
 
 /**
@@ -60,7 +76,7 @@ export async function startDataApi(host: string, port: number): Promise<{ server
  * allows a single process per data directory, so on the embedded default both servers share it.
  */
 export async function startServers(options: ServeOptions): Promise<RunningServers> {
-  await getDatabase();
+  await ensureMarketData((await getDatabase()).db);
   const { host, clientDir, siteHandler } = options;
   const site = createServer((req, res) => {
     serveHashedAsset(clientDir, req, res)
@@ -82,6 +98,7 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
     dataApiUrl: displayUrl(host, dataApi.port),
     async stop() {
       await Promise.all([closeServer(site), closeServer(dataApi.server)]);
+      await closeSharedDataApi();
       await closeDatabase();
     },
   };

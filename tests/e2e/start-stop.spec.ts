@@ -30,6 +30,7 @@ test('npm start brings up the site, the data API and the emulator, and Ctrl-C st
       DATA_API_PORT: String(ports.dataApi),
       FIREBASE_AUTH_EMULATOR_PORT: String(ports.emulator),
       DATA_DIR: dataDir,
+      SEED_SCALE: 'test',
       FIREBASE_AUTH_EMULATOR_HOST: '',
       DATABASE_URL: '',
     },
@@ -43,6 +44,7 @@ test('npm start brings up the site, the data API and the emulator, and Ctrl-C st
     expect(output).toContain(`http://localhost:${ports.site}`);
     expect(output).toContain(`http://localhost:${ports.dataApi}`);
     expect(output).toContain(`http://127.0.0.1:${ports.emulator}`);
+    expect(output).toContain('Demo market data ready');
     const home = await fetch(`http://127.0.0.1:${ports.site}/`);
     expect(home.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${ports.dataApi}/readyz`);

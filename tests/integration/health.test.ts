@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { accountsApp } from '../../src/server/accounts-app.ts';
 import { closeDatabase } from '../../src/server/db/client.ts';
-import { dataApiApp } from '../../src/server/data-api/app.ts';
+import { sharedDataApi } from '../../src/server/data-api/app.ts';
 
 const saved = { ...process.env };
 
@@ -59,15 +59,18 @@ describe('site health', () => {
 
 describe('data API health', () => {
   it('is alive and ready on the embedded database', async () => {
-    expect((await dataApiApp.request('/livez')).status).toBe(200);
-    const res = await dataApiApp.request('/readyz');
+    expect((await sharedDataApi().app.request('/livez')).status).toBe(200);
+    const res = await sharedDataApi().app.request('/readyz');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
   });
 
   it('answers an unknown endpoint in the FMP error shape with 404', async () => {
-    const res = await dataApiApp.request('/stable/no-such-endpoint');
+    const res = await sharedDataApi().app.request('/stable/no-such-endpoint');
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ 'Error Message': 'Unknown endpoint /stable/no-such-endpoint' });
+    expect(await res.json()).toEqual({
+      'Error Message':
+        'Unknown endpoint /stable/no-such-endpoint. The list of endpoints is at /stable/openapi.json.',
+    });
   });
 });

@@ -1,7 +1,384 @@
-import { Hono } from 'hono';
+import { createHash } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import { getDatabase, type Db } from '../db/client.ts';
+import { isDatabaseUnavailable, redactSecrets, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors.ts';
 import { checkDatabase, healthRoutes } from '../health.ts';
+import { ipKey } from '../middleware/rate-limit.ts';
+import { sharedRateLimitStore, type RateLimitStore } from '../rate-limit-store.ts';
+import { MAX_USAGE_DAYS, recentDays, UsageMeter, usageForKey } from '../services/api-usage.ts';
+import { CachedDirectory } from '../services/market-data/directory.ts';
+import { symbolTier } from '../services/market-data/directory.ts';
+import { KeyChecker, type AccessRefusal, type DataCaller } from './access.ts';
+import {
+  DATA_TIERS,
+  DataApiError,
+  dateParam,
+  defineEndpoint,
+  PlanRequiredError,
+  type EndpointDefinition,
+} from './endpoint.ts';
+import { ENDPOINTS } from './endpoints/index.ts';
+import { countCall, limitMessage } from './limits.ts';
+import { openApiDocument } from './openapi.ts';
+import { toCsv } from './csv.ts';
 
-/** The market data API (FMP-compatible /stable/*), served on its own port. */
-export const dataApiApp = new Hono()
-  .route('/', healthRoutes({ database: () => checkDatabase() }))
-  .notFound((c) => c.json({ 'Error Message': `Unknown endpoint ${c.req.path}` }, 404));
+/** Version of the API contract shown in the OpenAPI document. */
+export const API_VERSION = '2026.11';
+
+export const UNKNOWN_ENDPOINT_MESSAGE = (path: string): string =>
+  `Unknown endpoint ${path}. The list of endpoints is at /stable/openapi.json.`;
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again later.';
+export const UNAVAILABLE_MESSAGE = 'The data service is temporarily unavailable. Please try again shortly.';
+
+/** Headers every cross-origin client may read. */
+const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag, X-Data-Source';
+
+export interface DataApiOptions {
+  database?: () => Promise<Db>;
+  /** Where call budgets are counted (default: the process-wide store, Redis when REDIS_URL is set). */
+  store?: RateLimitStore;
+  now?: () => number;
+  /** Server secret for key lookups (default APP_SECRET or the development secret). */
+  secret?: string;
+  endpoints?: readonly EndpointDefinition[];
+  flushIntervalMs?: number;
+  /** Prints one redacted line per request (DATA_API_ACCESS_LOG=1 turns it on for the default app). */
+  accessLog?: ((line: string) => void) | undefined;
+}
+
+/** The running service: the Hono app plus what must be flushed and closed with it. */
+export interface DataApi {
+  app: Pick<Hono, 'fetch' | 'request'>;
+  keys: KeyChecker;
+  meter: UsageMeter;
+  directory: CachedDirectory;
+  close(): Promise<void>;
+}
+
+type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 429 | 500 | 503;
+
+function errorAnswer(
+  c: Context,
+  status: ErrorStatus,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  c.header('Cache-Control', 'no-store');
+  return c.json({ 'Error Message': message }, status);
+}
+
+/** `Invalid value for parameter "limit": must be at most 1000` — the first problem, naming its parameter. */
+function parameterMessage(error: z.ZodError, given: Record<string, string>): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return 'Invalid parameters.';
+  const name = issue.path[0];
+  if (name === undefined) return `Invalid parameters: ${issue.message}`;
+  if (given[String(name)] === undefined) {
+    // Keep what a parameter's own message adds ("use one of GDP, …"), not zod's generic wording.
+    const detail = issue.message.replace(/^is required[:;,.]?\s*/i, '').replace(/^Invalid input.*$/i, '');
+    return `Missing required parameter "${String(name)}"${detail === '' ? '' : `: ${detail}`}.`;
+  }
+  return `Invalid value for parameter "${String(name)}": ${issue.message}.`;
+}
+
+function etagOf(body: string): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+interface Serialized {
+  body: string;
+  etag: string;
+}
+
+// Services hand out the same memoized array while it is fresh; its JSON and ETag are kept beside it
+// so a hot answer is not serialized and hashed again on every call.
+const jsonOfRows = new WeakMap<object, Serialized>();
+
+function serialized(rows: unknown[], csvColumns: string[] | undefined): Serialized {
+  if (csvColumns !== undefined) {
+    const body = toCsv(rows as Record<string, unknown>[], csvColumns);
+    return { body, etag: etagOf(body) };
+  }
+  const known = jsonOfRows.get(rows);
+  if (known !== undefined) return known;
+  const body = JSON.stringify(rows);
+  const result = { body, etag: etagOf(body) };
+  jsonOfRows.set(rows, result);
+  return result;
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value === etag || `W/${value}` === etag;
+  });
+}
+
+function symbolsOf(endpoint: EndpointDefinition, params: Record<string, unknown>): string[] {
+  if (endpoint.symbolParam === undefined) return [];
+  const value = params[endpoint.symbolParam];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+function usageEndpoint(): EndpointDefinition {
+  return defineEndpoint({
+    path: 'api-usage',
+    group: 'Account',
+    summary: 'Usage of your API key',
+    description:
+      'Calls and bytes per endpoint and UTC day for the key making the request, oldest day first. Counts are written every few seconds. Calling it costs nothing against your limits.',
+    tier: DATA_TIERS.sample,
+    params: z.object({
+      from: dateParam.optional().describe('First day (default: 29 days before to)'),
+      to: dateParam.optional().describe('Last day (default: today, UTC)'),
+    }),
+    row: z.object({
+      date: z.string().describe('UTC day, YYYY-MM-DD'),
+      endpoint: z.string().describe('Endpoint path under /stable/'),
+      calls: z.number().describe('Calls answered'),
+      bytes: z.number().describe('Bytes of answer bodies sent'),
+    }),
+    maxAge: 0,
+    example: '',
+    // Answered by the app itself: usage belongs to the calling key, which handlers never see.
+    handler: () => Promise.resolve([]),
+  });
+}
+
+/**
+ * Builds the data API. Every /stable/* request goes through the same steps: key check (cached),
+ * call budgets, parameter validation, plan coverage of the endpoint and the symbols, the handler,
+ * then JSON or CSV with ETag, Cache-Control and the data-source label; answered calls are metered.
+ */
+export function createDataApi(options: DataApiOptions = {}): DataApi {
+  const database = options.database ?? (async () => (await getDatabase()).db);
+  const now = options.now ?? Date.now;
+  const endpoints = options.endpoints ?? ENDPOINTS;
+  const keys = new KeyChecker({
+    database,
+    now,
+    ...(options.secret === undefined ? {} : { secret: options.secret }),
+  });
+  const meter = new UsageMeter({
+    database,
+    now,
+    ...(options.flushIntervalMs === undefined ? {} : { flushIntervalMs: options.flushIntervalMs }),
+  });
+  const directory = new CachedDirectory(database, now);
+  const usage = usageEndpoint();
+  const byPath = new Map<string, EndpointDefinition>(endpoints.map((endpoint) => [endpoint.path, endpoint]));
+  let openApiBody: string | undefined;
+  const accessLog = options.accessLog;
+
+  const planMessage = async (caller: DataCaller, tier: number, subject: string): Promise<string> => {
+    const plan = await keys.cheapestPlanFor(tier);
+    const upgrade =
+      plan === undefined
+        ? 'Contact us for access.'
+        : `It is included in the ${plan.name} plan and above: see /developer/docs/pricing.`;
+    return `Your ${caller.plan.name} plan does not cover ${subject}. ${upgrade}`;
+  };
+
+  const serve = async (c: Context, endpoint: EndpointDefinition): Promise<Response> => {
+    const caller: DataCaller | AccessRefusal = await keys.check(
+      c.req.query('apikey') ?? c.req.header('apikey'),
+    );
+    if ('status' in caller) return errorAnswer(c, caller.status, caller.message);
+
+    const metered = endpoint !== usage;
+    if (metered) {
+      const subject = caller.kind === 'key' ? `key:${caller.keyId}` : ipKey(c);
+      const store = options.store ?? sharedRateLimitStore();
+      const verdict = await countCall(store, subject, caller.limits);
+      for (const [name, value] of Object.entries(verdict.headers)) c.header(name, value);
+      if (verdict.refusal !== undefined) {
+        return errorAnswer(c, 429, limitMessage(verdict.refusal, caller.plan.name));
+      }
+    }
+
+    const answer = await respond(c, endpoint, caller);
+    if (metered && caller.kind === 'key') meter.record(caller.keyId, endpoint.path, answer.bytes);
+    return answer.response;
+  };
+
+  /** Everything after the key and the budgets; the size of what it sends is metered. */
+  const respond = async (
+    c: Context,
+    endpoint: EndpointDefinition,
+    caller: DataCaller,
+  ): Promise<{ response: Response; bytes: number }> => {
+    const refuse = (status: ErrorStatus, message: string): { response: Response; bytes: number } => ({
+      response: errorAnswer(c, status, message),
+      bytes: Buffer.byteLength(JSON.stringify({ 'Error Message': message })),
+    });
+    const refuseForPlan = async (
+      tier: number,
+      subject: string,
+    ): Promise<{ response: Response; bytes: number }> =>
+      refuse(402, await planMessage(caller, tier, subject));
+    const query = c.req.query();
+    const { datatype, ...raw } = query;
+    delete raw.apikey;
+    const parsed = endpoint.params.safeParse(raw);
+    if (!parsed.success) return refuse(400, parameterMessage(parsed.error, raw));
+    const params: Record<string, unknown> = parsed.data;
+    const format = datatype === undefined || datatype === '' ? 'json' : datatype.toLowerCase();
+    if (format !== 'json' && !(format === 'csv' && endpoint.csv === true)) {
+      return refuse(
+        400,
+        endpoint.csv === true
+          ? 'Invalid value for parameter "datatype": must be json or csv.'
+          : `Invalid value for parameter "datatype": ${endpoint.path} answers in JSON only.`,
+      );
+    }
+
+    const symbols = await directory.get();
+    if (caller.plan.dataTier < endpoint.tier) {
+      return refuseForPlan(endpoint.tier, `the ${endpoint.path} endpoint`);
+    }
+    const raised = endpoint.tierFor?.(params);
+    if (raised !== undefined && caller.plan.dataTier < raised.tier) {
+      return refuseForPlan(raised.tier, raised.subject);
+    }
+    const named = symbolsOf(endpoint, params);
+    let source = symbols.source;
+    if (named.length > 0) {
+      const known = named.map((symbol) => symbols.get(symbol)).filter((security) => security !== undefined);
+      for (const security of known) {
+        const tier = symbolTier(security);
+        if (caller.plan.dataTier < tier) return refuseForPlan(tier, `the symbol ${security.symbol}`);
+      }
+      if (known.length > 0)
+        source = known.some((security) => security.source === 'demo') ? 'demo' : 'imported';
+    }
+
+    let rows: unknown[];
+    try {
+      if (endpoint === usage) {
+        if (caller.kind !== 'key') {
+          return refuse(401, 'Usage is kept per API key: call this endpoint with your API key.');
+        }
+        const range = usageRange(params, new Date(now()));
+        if (typeof range === 'string') return refuse(400, range);
+        rows = await usageForKey(await database(), caller.keyId, range);
+      } else {
+        rows = await endpoint.handler({
+          db: await database(),
+          params,
+          plan: caller.plan,
+          symbols,
+          now: new Date(now()),
+        });
+      }
+    } catch (error) {
+      if (error instanceof DataApiError) return refuse(error.status, error.message);
+      if (error instanceof PlanRequiredError) return refuseForPlan(error.tier, error.subject);
+      throw error;
+    }
+
+    const csv = format === 'csv';
+    const { body, etag } = serialized(rows, csv ? Object.keys(endpoint.row.shape) : undefined);
+    c.header('ETag', etag);
+    c.header('Cache-Control', endpoint.maxAge > 0 ? `private, max-age=${endpoint.maxAge}` : 'no-cache');
+    c.header('X-Data-Source', source);
+    c.header('Vary', 'apikey');
+    const bytes = Buffer.byteLength(body);
+    if (matchesEtag(c.req.header('if-none-match'), etag)) return { response: c.body(null, 304), bytes: 0 };
+    if (csv) {
+      c.header('Content-Type', 'text/csv; charset=utf-8');
+      c.header('Content-Disposition', `inline; filename="${endpoint.path.replaceAll('/', '-')}.csv"`);
+      return { response: c.body(body), bytes };
+    }
+    c.header('Content-Type', 'application/json; charset=utf-8');
+    return { response: c.body(body), bytes };
+  };
+
+  const app = new Hono()
+    .use(async (c, next) => {
+      const started = performance.now();
+      c.header('Access-Control-Allow-Origin', '*');
+      c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+      if (c.req.method === 'OPTIONS') {
+        c.header('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+        c.header('Access-Control-Allow-Headers', 'apikey, if-none-match, content-type');
+        c.header('Access-Control-Max-Age', '86400');
+        return c.body(null, 204);
+      }
+      await next();
+      if (accessLog !== undefined) {
+        const url = new URL(c.req.url);
+        accessLog(
+          redactSecrets(
+            `[data-api] ${c.req.method} ${url.pathname}${url.search} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms`,
+          ),
+        );
+      }
+      return undefined;
+    })
+    .route('/', healthRoutes({ database: () => checkDatabase() }))
+    .get('/stable/openapi.json', (c) => {
+      openApiBody ??= JSON.stringify(openApiDocument([...endpoints, usage], { version: API_VERSION }));
+      c.header('Cache-Control', 'public, max-age=300');
+      c.header('Content-Type', 'application/json; charset=utf-8');
+      return c.body(openApiBody);
+    })
+    .get('/stable/*', (c) => {
+      const path = c.req.path.slice('/stable/'.length).replace(/\/+$/, '');
+      const endpoint = path === usage.path ? usage : byPath.get(path);
+      if (endpoint === undefined) return errorAnswer(c, 404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path));
+      return serve(c, endpoint);
+    })
+    .notFound((c) => errorAnswer(c, 404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path)))
+    .onError((error, c) => {
+      const line = `[data-api] GET ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+      if (isDatabaseUnavailable(error)) {
+        console.warn(redactSecrets(line));
+        return errorAnswer(c, 503, UNAVAILABLE_MESSAGE, {
+          'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+        });
+      }
+      console.error(redactSecrets(line));
+      return errorAnswer(c, 500, INTERNAL_ERROR_MESSAGE);
+    });
+
+  return {
+    app,
+    keys,
+    meter,
+    directory,
+    close: () => meter.close(),
+  };
+}
+
+function usageRange(params: Record<string, unknown>, now: Date): { from: string; to: string } | string {
+  const to = typeof params.to === 'string' ? params.to : now.toISOString().slice(0, 10);
+  const from =
+    typeof params.from === 'string' ? params.from : recentDays(30, new Date(`${to}T00:00:00Z`)).from;
+  if (from > to) return 'Parameter "from" must be on or before "to".';
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
+  if (days > MAX_USAGE_DAYS) return `Parameters "from" and "to" may span at most ${MAX_USAGE_DAYS} days.`;
+  return { from, to };
+}
+
+const SHARED = Symbol.for('market-data.data-api');
+const holder = globalThis as typeof globalThis & { [SHARED]?: DataApi | undefined };
+
+/** The process-wide data API (one meter and one key cache per process). */
+export function sharedDataApi(): DataApi {
+  holder[SHARED] ??= createDataApi({
+    accessLog: process.env.DATA_API_ACCESS_LOG === '1' ? (line) => console.log(line) : undefined,
+  });
+  return holder[SHARED];
+}
+
+/** Flushes metering and forgets the process-wide data API (server shutdown). */
+export async function closeSharedDataApi(): Promise<void> {
+  const api = holder[SHARED];
+  holder[SHARED] = undefined;
+  await api?.close();
+}

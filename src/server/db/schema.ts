@@ -10,7 +10,12 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  bigint,
+  date,
+  primaryKey,
 } from 'drizzle-orm/pg-core';
+
+export * from './market-schema.ts';
 
 // Enumerations are text columns with check constraints rather than Postgres enums, so that the whole
 // schema can be created inside any search_path (tests give each run a private schema).
@@ -59,6 +64,14 @@ export const pricePlans = pgTable(
     features: jsonb('features').$type<string[]>().notNull().default([]),
     sortOrder: integer('sort_order').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    /**
+     * How much of the data API the plan opens: 0 the free sample, 1 annual fundamentals, 2 intraday,
+     * quarterly and corporate data, 3 global markets and alternative data, 4 commercial use (see
+     * src/server/data-api/coverage.ts).
+     */
+    dataTier: integer('data_tier').notNull().default(0),
+    /** Years of daily history the plan can read; null means all of it. */
+    historyYears: integer('history_years'),
   },
   () => [
     check('price_plans_plan_type_check', sql`plan_type in ('personal', 'commercial')`),
@@ -69,6 +82,7 @@ export const pricePlans = pgTable(
       sql`(calls_per_minute is null or calls_per_minute > 0) and (calls_per_day is null or calls_per_day > 0)`,
     ),
     check('price_plans_features_check', sql`jsonb_typeof(features) = 'array'`),
+    check('price_plans_data_tier_check', sql`data_tier between 0 and 4`),
   ],
 );
 
@@ -317,6 +331,21 @@ export const deviceCodes = pgTable(
   ],
 );
 
+/** Calls and bytes per key, endpoint and UTC day, added up in batches by the data API. */
+export const apiUsage = pgTable(
+  'api_usage',
+  {
+    apiKeyId: uuid('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    endpoint: text('endpoint').notNull(),
+    calls: integer('calls').notNull().default(0),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.day, t.endpoint] }), index('api_usage_day_idx').on(t.day)],
+);
+
 export type User = typeof users.$inferSelect;
 export type PricePlan = typeof pricePlans.$inferSelect;
 export type Coupon = typeof coupons.$inferSelect;
@@ -328,3 +357,4 @@ export type ClientError = typeof clientErrors.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
 export type EnterpriseEnquiry = typeof enterpriseEnquiries.$inferSelect;
 export type DeviceCode = typeof deviceCodes.$inferSelect;
+export type ApiUsageRow = typeof apiUsage.$inferSelect;

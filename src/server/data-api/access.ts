@@ -1,0 +1,194 @@
+import { asc, eq } from 'drizzle-orm';
+import { hmacHex, serverSecret } from '../crypto.ts';
+import type { Db } from '../db/client.ts';
+import { pricePlans, type PricePlan } from '../db/schema.ts';
+import { findActiveKey, type ApiKeyRefusal } from '../services/api-keys.ts';
+import { accessTokenKey, isPublicToken, verifyAccessToken, type AccessTokenKey } from '../tokens.ts';
+import type { PlanAccess } from './endpoint.ts';
+
+/** How long a key's verdict (and its owner's plan, block and verification state) is trusted. */
+export const KEY_CACHE_TTL_MS = 30_000;
+/** How long the plan catalogue is trusted; with the key cache, a plan change applies within 60 s. */
+export const PLAN_CACHE_TTL_MS = 30_000;
+const MAX_CACHED_KEYS = 50_000;
+
+/** Limits of one caller: null means no cap of that kind. */
+export interface CallLimits {
+  perMinute: number | null;
+  perDay: number | null;
+}
+
+/**
+ * The signed-out visitor's public token (the site's playground and symbol pages): the free sample,
+ * a small budget per visitor address, since tokens cost nothing to mint.
+ */
+export const PUBLIC_PLAN: PlanAccess = { code: 'public', name: 'Public', dataTier: 0, historyYears: 1 };
+export const PUBLIC_LIMITS: CallLimits = { perMinute: 10, perDay: 100 };
+
+export type DataCaller =
+  | { kind: 'key'; keyId: string; userId: string; plan: PlanAccess; limits: CallLimits }
+  | { kind: 'public'; plan: PlanAccess; limits: CallLimits };
+
+export interface AccessRefusal {
+  status: 401 | 403;
+  message: string;
+}
+
+export const MISSING_KEY_MESSAGE =
+  'Missing API key. Pass your key as the apikey query parameter or in an apikey header; get a free key by signing up.';
+export const INVALID_KEY_MESSAGE =
+  'Invalid API key. Check that it was copied completely; your dashboard shows your current key.';
+export const REVOKED_KEY_MESSAGE =
+  'This API key has been replaced or revoked. Use the current key shown on your dashboard.';
+export const BLOCKED_KEY_MESSAGE = 'The account this API key belongs to is blocked. Please contact support.';
+export const UNVERIFIED_KEY_MESSAGE =
+  'Please verify your email address to use this API key: open the link we emailed you, or send a new one from your dashboard.';
+export const ACCESS_TOKEN_AS_KEY_MESSAGE =
+  'This is a sign-in token, not an API key. Use the API key shown on your dashboard.';
+
+const REFUSALS: Record<ApiKeyRefusal, AccessRefusal> = {
+  unknown: { status: 401, message: INVALID_KEY_MESSAGE },
+  revoked: { status: 401, message: REVOKED_KEY_MESSAGE },
+  blocked: { status: 403, message: BLOCKED_KEY_MESSAGE },
+  unverified: { status: 403, message: UNVERIFIED_KEY_MESSAGE },
+};
+
+interface CachedVerdict {
+  expiresAt: number;
+  verdict:
+    { ok: true; keyId: string; userId: string; planCode: string } | { ok: false; refusal: AccessRefusal };
+}
+
+export interface KeyCheckerOptions {
+  database: () => Promise<Db>;
+  now?: () => number;
+  /** Server secret (tests pass their own). */
+  secret?: string;
+}
+
+/** A JWT's shape: three base64url parts; our API keys are a single base64url string. */
+function looksLikeJwt(value: string): boolean {
+  return value.split('.').length === 3 && value.startsWith('eyJ');
+}
+
+/**
+ * Decides who a data API request speaks for. Verdicts are cached briefly (keyed by the key's HMAC,
+ * never the key itself) so the hot path costs no database round trip; a blocked, revoked or
+ * downgraded key stops working within KEY_CACHE_TTL_MS + PLAN_CACHE_TTL_MS.
+ */
+export class KeyChecker {
+  private readonly verdicts = new Map<string, CachedVerdict>();
+  private plans: { loadedAt: number; byCode: Map<string, PricePlan>; ordered: PricePlan[] } | undefined;
+  private plansLoading: Promise<void> | undefined;
+  private readonly database: () => Promise<Db>;
+  private readonly now: () => number;
+  private readonly secretOverride: string | undefined;
+  private tokenKey: { secret: string; key: AccessTokenKey } | undefined;
+
+  constructor(options: KeyCheckerOptions) {
+    this.database = options.database;
+    this.now = options.now ?? Date.now;
+    this.secretOverride = options.secret;
+  }
+
+  private secret(): string {
+    return this.secretOverride ?? serverSecret();
+  }
+
+  async check(key: string | undefined): Promise<DataCaller | AccessRefusal> {
+    const value = key?.trim() ?? '';
+    if (value === '') return { status: 401, message: MISSING_KEY_MESSAGE };
+    if (looksLikeJwt(value)) return this.checkToken(value);
+    const secret = this.secret();
+    const cacheKey = hmacHex(secret, value);
+    const now = this.now();
+    let cached = this.verdicts.get(cacheKey);
+    if (cached === undefined || cached.expiresAt <= now) {
+      cached = { expiresAt: now + KEY_CACHE_TTL_MS, verdict: await this.lookUp(value, secret) };
+      if (this.verdicts.size >= MAX_CACHED_KEYS) this.evictExpired(now);
+      this.verdicts.set(cacheKey, cached);
+    }
+    const { verdict } = cached;
+    if (!verdict.ok) return verdict.refusal;
+    const plan = await this.plan(verdict.planCode);
+    return {
+      kind: 'key',
+      keyId: verdict.keyId,
+      userId: verdict.userId,
+      plan: { code: plan.code, name: plan.name, dataTier: plan.dataTier, historyYears: plan.historyYears },
+      limits: { perMinute: plan.callsPerMinute, perDay: plan.callsPerDay },
+    };
+  }
+
+  private async lookUp(key: string, secret: string): Promise<CachedVerdict['verdict']> {
+    const result = await findActiveKey(await this.database(), key, { secret });
+    if (!result.ok) return { ok: false, refusal: REFUSALS[result.reason] };
+    return { ok: true, keyId: result.keyId, userId: result.user.id, planCode: result.user.planCode };
+  }
+
+  private async checkToken(token: string): Promise<DataCaller | AccessRefusal> {
+    const secret = this.secret();
+    if (this.tokenKey?.secret !== secret) this.tokenKey = { secret, key: accessTokenKey(secret) };
+    const claims = await verifyAccessToken(this.tokenKey.key, token, { now: new Date(this.now()) });
+    if (claims === null) return { status: 401, message: INVALID_KEY_MESSAGE };
+    if (!isPublicToken(claims)) return { status: 401, message: ACCESS_TOKEN_AS_KEY_MESSAGE };
+    return { kind: 'public', plan: PUBLIC_PLAN, limits: PUBLIC_LIMITS };
+  }
+
+  private evictExpired(now: number): void {
+    for (const [key, entry] of this.verdicts) if (entry.expiresAt <= now) this.verdicts.delete(key);
+    // Still full: drop the oldest half (Map keeps insertion order).
+    if (this.verdicts.size >= MAX_CACHED_KEYS) {
+      let drop = Math.floor(this.verdicts.size / 2);
+      for (const key of this.verdicts.keys()) {
+        if (drop-- <= 0) break;
+        this.verdicts.delete(key);
+      }
+    }
+  }
+
+  private async catalogue(): Promise<NonNullable<KeyChecker['plans']>> {
+    const current = this.plans;
+    if (current !== undefined && this.now() - current.loadedAt < PLAN_CACHE_TTL_MS) return current;
+    this.plansLoading ??= (async () => {
+      const db = await this.database();
+      const ordered = await db
+        .select()
+        .from(pricePlans)
+        .orderBy(asc(pricePlans.priceCents), asc(pricePlans.sortOrder));
+      this.plans = { loadedAt: this.now(), byCode: new Map(ordered.map((p) => [p.code, p])), ordered };
+    })().finally(() => {
+      this.plansLoading = undefined;
+    });
+    if (current !== undefined) {
+      await this.plansLoading.catch(() => undefined);
+      return this.plans ?? current;
+    }
+    await this.plansLoading;
+    if (this.plans === undefined) throw new Error('price plans did not load');
+    return this.plans;
+  }
+
+  private async plan(code: string): Promise<PricePlan> {
+    const catalogue = await this.catalogue();
+    const plan = catalogue.byCode.get(code);
+    if (plan !== undefined) return plan;
+    // users.plan_code references price_plans, so this only happens between a new plan and a reload.
+    const db = await this.database();
+    const [row] = await db.select().from(pricePlans).where(eq(pricePlans.code, code)).limit(1);
+    if (row === undefined) throw new Error(`unknown plan ${code}`);
+    return row;
+  }
+
+  /** The cheapest active plan whose data tier reaches `tier`: the upgrade a 402 points to. */
+  async cheapestPlanFor(tier: number): Promise<PricePlan | undefined> {
+    const catalogue = await this.catalogue();
+    return catalogue.ordered.find((plan) => plan.active && plan.dataTier >= tier);
+  }
+
+  /** Forgets cached verdicts and plans (tests, and after an administrator blocks someone in this process). */
+  clear(): void {
+    this.verdicts.clear();
+    this.plans = undefined;
+  }
+}

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import type { Db } from '../db/client.ts';
+import type { SymbolDirectory } from '../services/market-data/directory.ts';
+
+/**
+ * Data tiers of the plans (price_plans.data_tier): what a plan opens, from the free sample up. An
+ * endpoint or a symbol names the lowest tier that may read it; a request needs the highest of them.
+ */
+export const DATA_TIERS = {
+  /** Free: lists, search, quotes, end-of-day prices and company basics for the sample symbols. */
+  sample: 0,
+  /** Starter: every US stock and ETF, annual fundamentals and what is computed from them. */
+  fundamentals: 1,
+  /** Professional: quarterly fundamentals, intraday bars, estimates, corporate and ownership data. */
+  professional: 2,
+  /** Power: global exchanges, crypto, forex, commodities, economics and alternative data. */
+  global: 3,
+  /** Commercial plans. */
+  commercial: 4,
+} as const;
+export type DataTier = (typeof DATA_TIERS)[keyof typeof DATA_TIERS];
+
+/** What the caller's plan allows, resolved once per request from the key (or the public token). */
+export interface PlanAccess {
+  /** Plan code, or 'public' for the signed-out visitor's token. */
+  code: string;
+  name: string;
+  dataTier: number;
+  /** Years of daily history the plan reads; null for all of it. */
+  historyYears: number | null;
+}
+
+/** Everything a handler may use: no Hono context, so services stay callable from pages and tests. */
+export interface EndpointContext<P> {
+  db: Db;
+  params: P;
+  plan: PlanAccess;
+  symbols: SymbolDirectory;
+  /** The request's clock (tests pass a fixed one). */
+  now: Date;
+}
+
+/**
+ * A refusal a handler raises for a specific reason (a parameter that cannot be served, a period the
+ * plan does not cover); the app answers it in FMP's error shape with this status.
+ */
+export class DataApiError extends Error {
+  readonly status: 400 | 402 | 403 | 404;
+  constructor(status: 400 | 402 | 403 | 404, message: string) {
+    super(message);
+    this.name = 'DataApiError';
+    this.status = status;
+  }
+}
+
+/** Thrown when the plan is below `tier`; the app turns it into a 402 naming the cheapest plan that covers it. */
+export class PlanRequiredError extends Error {
+  readonly tier: number;
+  /** What is not covered, for the message: 'quarterly statements', 'the symbol BTCUSD', … */
+  readonly subject: string;
+  constructor(tier: number, subject: string) {
+    super(`${subject} needs data tier ${tier}`);
+    this.name = 'PlanRequiredError';
+    this.tier = tier;
+    this.subject = subject;
+  }
+}
+
+// Loose object shapes keep definitions readable; each definition is checked by its own schemas.
+type Shape = z.ZodObject;
+
+export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = Shape> {
+  /** Path under /stable/, e.g. 'quote' or 'historical-chart/5min'. */
+  path: string;
+  /** Section in the docs and the OpenAPI tags: 'Search', 'Quotes', 'Charts', 'Statements', … */
+  group: string;
+  summary: string;
+  /** A paragraph for the docs: what the answer holds and how it is ordered. */
+  description: string;
+  /** Lowest data tier that may call the endpoint at all. */
+  tier: DataTier;
+  /**
+   * Query parameters (apikey is handled by the app and never listed). Every field needs a
+   * .describe() text and, where it helps, .meta({ example }).
+   */
+  params: P;
+  /** One element of the answer array, fields in FMP's order, each with a .describe() text. */
+  row: R;
+  /** Which parameter names the symbol(s) whose coverage is checked: 'symbol' or a comma list in 'symbols'. */
+  symbolParam?: 'symbol' | 'symbols';
+  /** Raises the tier for some parameter values (e.g. period=quarter needs Professional). */
+  tierFor?: (params: z.infer<P>) => { tier: DataTier; subject: string } | undefined;
+  /** Offer `datatype=csv` (flat rows only). */
+  csv?: boolean;
+  /** Seconds clients may reuse the answer (Cache-Control max-age). */
+  maxAge: number;
+  /** An example request's query for the docs, without the key: 'symbol=AAPL'. */
+  example: string;
+  handler: (context: EndpointContext<z.infer<P>>) => Promise<z.infer<R>[]>;
+}
+
+/** Keeps the schema types of one definition tied together (params → handler → row). */
+export function defineEndpoint<P extends Shape, R extends Shape>(
+  definition: EndpointDefinition<P, R>,
+): EndpointDefinition {
+  return definition;
+}
+
+// Parameter schemas that many endpoints share, with the messages clients see on a 400.
+
+/** A ticker as the API writes it: letters, digits, '.', '-', '^' and '=' (BRK-B, ^GSPC, EURUSD). */
+export const symbolParam = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .max(20, 'must be at most 20 characters')
+  .regex(/^[\w.^=-]+$/, 'must be a ticker such as AAPL, BRK-B or ^GSPC')
+  .transform((value) => value.toUpperCase())
+  .describe('Ticker symbol')
+  .meta({ example: 'AAPL' });
+
+/** A comma-separated list of tickers (batch endpoints). */
+export const symbolsParam = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'is required')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim().toUpperCase())
+      .filter((item) => item !== ''),
+  )
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .max(20)
+          .regex(/^[\w.^=-]+$/, 'must list tickers such as AAPL,MSFT'),
+      )
+      .min(1, 'must name at least one ticker')
+      .max(100, 'can name at most 100 tickers'),
+  )
+  .describe('Comma-separated ticker symbols')
+  .meta({ example: 'AAPL,MSFT' });
+
+/** A calendar date; real dates only (2025-02-30 is refused). */
+export const dateParam = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+  .refine(
+    (value) =>
+      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+      new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    'is not a real date',
+  );
+
+/** How many rows at most; `max` is the endpoint's own ceiling. */
+export function limitParam(defaultLimit: number, max: number) {
+  return z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(max, `must be at most ${max}`)
+    .default(defaultLimit)
+    .describe(`Maximum number of rows (default ${defaultLimit}, at most ${max})`);
+}
+
+/** Zero-based page number for paged lists. */
+export const pageParam = z.coerce
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(0, 'must be 0 or more')
+  .max(1000, 'must be at most 1000')
+  .default(0)
+  .describe('Page number, starting at 0');
+
+/** Statement period: annual (default), quarter, or a single fiscal quarter / FY as FMP accepts. */
+export const periodParam = z
+  .enum(['annual', 'quarter', 'FY', 'Q1', 'Q2', 'Q3', 'Q4'], {
+    error: 'must be annual, quarter, FY, Q1, Q2, Q3 or Q4',
+  })
+  .default('annual')
+  .describe('Reporting period: annual (default) or quarter; FY or Q1–Q4 select one fiscal period');

@@ -1,0 +1,31 @@
+import type { EndpointDefinition } from '../endpoint.ts';
+import { alternativeEndpoints } from './alternative.ts';
+import { analystEndpoints } from './analysts.ts';
+import { chartEndpoints } from './charts.ts';
+import { companyEndpoints } from './company.ts';
+import { economicsEndpoints } from './economics.ts';
+import { eventEndpoints } from './events.ts';
+import { fundamentalEndpoints } from './fundamentals.ts';
+import { listEndpoints } from './lists.ts';
+import { marketEndpoints } from './market.ts';
+import { newsEndpoints } from './news.ts';
+import { quoteEndpoints } from './quotes.ts';
+import { searchEndpoints } from './search.ts';
+import { statementEndpoints } from './statements.ts';
+
+/** Every /stable/* endpoint in documentation order; the app routes and the OpenAPI document come from this list. */
+export const ENDPOINTS: readonly EndpointDefinition[] = [
+  ...searchEndpoints,
+  ...listEndpoints,
+  ...quoteEndpoints,
+  ...chartEndpoints,
+  ...companyEndpoints,
+  ...statementEndpoints,
+  ...fundamentalEndpoints,
+  ...analystEndpoints,
+  ...eventEndpoints,
+  ...newsEndpoints,
+  ...marketEndpoints,
+  ...economicsEndpoints,
+  ...alternativeEndpoints,
+];

@@ -1,0 +1,77 @@
+import type { RateLimitResult, RateLimitStore } from '../rate-limit-store.ts';
+import type { CallLimits } from './access.ts';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+export interface LimitVerdict {
+  allowed: boolean;
+  /** RateLimit-Policy and RateLimit (IETF httpapi draft), plus Retry-After on a refusal. */
+  headers: Record<string, string>;
+  /** Set on a refusal: which budget ran out and when a call fits again. */
+  refusal?: { policy: 'minute' | 'day'; limit: number; retryAfterSeconds: number };
+}
+
+interface Policy {
+  name: 'minute' | 'day';
+  limit: number;
+  windowMs: number;
+}
+
+function policiesOf(limits: CallLimits): Policy[] {
+  const policies: Policy[] = [];
+  if (limits.perMinute !== null)
+    policies.push({ name: 'minute', limit: limits.perMinute, windowMs: MINUTE_MS });
+  if (limits.perDay !== null) policies.push({ name: 'day', limit: limits.perDay, windowMs: DAY_MS });
+  return policies;
+}
+
+/**
+ * Counts one call against the caller's per-minute and per-day budgets (sliding windows, in the shared
+ * store: memory, or Redis when several instances serve). The day budget is only charged when the
+ * minute budget let the call through, so a burst that is refused costs nothing.
+ */
+export async function countCall(
+  store: RateLimitStore,
+  subject: string,
+  limits: CallLimits,
+): Promise<LimitVerdict> {
+  const policies = policiesOf(limits);
+  const results: { policy: Policy; result: RateLimitResult }[] = [];
+  for (const policy of policies) {
+    const result = await store.hit(`data-${policy.name}:${subject}`, policy.windowMs, policy.limit);
+    results.push({ policy, result });
+    if (!result.allowed) break;
+  }
+  const headers: Record<string, string> = {};
+  if (policies.length > 0) {
+    headers['RateLimit-Policy'] = policies
+      .map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.windowMs / 1000}`)
+      .join(', ');
+    headers.RateLimit = results
+      .map(({ policy, result }) => `"${policy.name}";r=${result.remaining};t=${resetSeconds(result)}`)
+      .join(', ');
+  }
+  const refused = results.find(({ result }) => !result.allowed);
+  if (refused === undefined) return { allowed: true, headers };
+  const retryAfterSeconds = resetSeconds(refused.result);
+  headers['Retry-After'] = String(retryAfterSeconds);
+  return {
+    allowed: false,
+    headers,
+    refusal: { policy: refused.policy.name, limit: refused.policy.limit, retryAfterSeconds },
+  };
+}
+
+function resetSeconds(result: RateLimitResult): number {
+  return Math.max(1, Math.ceil(result.resetMs / 1000));
+}
+
+/** The 429 text: which budget, how long to wait, and where more calls come from. */
+export function limitMessage(refusal: NonNullable<LimitVerdict['refusal']>, planName: string): string {
+  const wait = refusal.retryAfterSeconds;
+  const when = wait < 120 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`;
+  const budget =
+    refusal.policy === 'minute' ? `${refusal.limit} calls per minute` : `${refusal.limit} calls per day`;
+  return `Limit reached: the ${planName} plan allows ${budget}. Try again in ${when}, or upgrade your plan for higher limits.`;
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import type { EndpointDefinition } from './endpoint.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const converted = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as JsonSchema;
+  delete converted.$schema;
+  return converted;
+}
+
+function isRequired(field: z.ZodType): boolean {
+  return !field.safeParse(undefined).success;
+}
+
+/** Names of the data tiers, as the docs and error messages speak of them. */
+export const TIER_NAMES = ['Free sample', 'Fundamentals', 'Professional', 'Global', 'Commercial'] as const;
+
+const ERROR_RESPONSES: Record<string, string> = {
+  '400': 'A parameter is missing or invalid; the message names it.',
+  '401': 'The API key is missing, unknown or revoked.',
+  '402':
+    'The plan does not cover this endpoint, symbol or period; the message names the cheapest plan that does.',
+  '403': 'The account is blocked, or its email address is not verified yet.',
+  '404': 'No such endpoint.',
+  '429': 'A per-minute or per-day limit is reached; Retry-After says when to try again.',
+  '503': 'The service is temporarily unavailable; Retry-After says when to try again.',
+};
+
+function operation(endpoint: EndpointDefinition): Record<string, unknown> {
+  const parameters: unknown[] = Object.entries(endpoint.params.shape).map(([name, field]) => {
+    const schema = jsonSchema(field as z.ZodType, 'input');
+    const description = (field as z.ZodType).description ?? (schema.description as string | undefined) ?? '';
+    delete schema.description;
+    const example = (field as z.ZodType).meta()?.example;
+    return {
+      name,
+      in: 'query',
+      required: isRequired(field as z.ZodType),
+      description,
+      schema,
+      ...(example === undefined ? {} : { example }),
+    };
+  });
+  if (endpoint.csv === true) {
+    parameters.push({
+      name: 'datatype',
+      in: 'query',
+      required: false,
+      description: 'json (default) or csv',
+      schema: { type: 'string', enum: ['json', 'csv'] },
+    });
+  }
+  const content: Record<string, unknown> = {
+    'application/json': { schema: { type: 'array', items: jsonSchema(endpoint.row, 'output') } },
+  };
+  if (endpoint.csv === true) content['text/csv'] = { schema: { type: 'string' } };
+  const responses: Record<string, unknown> = {
+    '200': {
+      description: 'The rows, as a JSON array (empty when nothing matches, e.g. an unknown symbol).',
+      headers: {
+        RateLimit: { $ref: '#/components/headers/RateLimit' },
+        'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+        'X-Data-Source': { $ref: '#/components/headers/DataSource' },
+        ETag: { schema: { type: 'string' } },
+      },
+      content,
+    },
+  };
+  for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+    responses[status] = {
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return {
+    operationId: endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_match, next: string | undefined) =>
+      next === undefined ? '' : next.toUpperCase(),
+    ),
+    tags: [endpoint.group],
+    summary: endpoint.summary,
+    description: endpoint.description,
+    parameters,
+    responses,
+    'x-data-tier': endpoint.tier,
+    'x-data-tier-name': TIER_NAMES[endpoint.tier],
+    'x-example-query': endpoint.example,
+    'x-max-age': endpoint.maxAge,
+  };
+}
+
+export interface OpenApiOptions {
+  /** Public base URL of the data API, e.g. https://api.example.com (default: relative). */
+  serverUrl?: string | undefined;
+  version: string;
+}
+
+/**
+ * The OpenAPI 3.1 document of /stable/*, built from the same definitions the app routes, so the
+ * docs and the API viewer can never describe an endpoint differently from how it answers.
+ */
+export function openApiDocument(
+  endpoints: readonly EndpointDefinition[],
+  options: OpenApiOptions,
+): JsonSchema {
+  const paths: Record<string, unknown> = {};
+  for (const endpoint of endpoints) paths[`/stable/${endpoint.path}`] = { get: operation(endpoint) };
+  const tags = [...new Set(endpoints.map((endpoint) => endpoint.group))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Market data API',
+      version: options.version,
+      description:
+        'Financial market data, compatible with the FMP "stable" API: change the base URL and keep your client. Every answer is a JSON array; errors are {"Error Message": "…"} with a meaningful status. Answers labelled X-Data-Source: demo come from the demo data generator, not from markets.',
+    },
+    servers: [{ url: options.serverUrl ?? '/' }],
+    security: [{ apikeyQuery: [] }, { apikeyHeader: [] }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: {
+        apikeyQuery: { type: 'apiKey', in: 'query', name: 'apikey' },
+        apikeyHeader: { type: 'apiKey', in: 'header', name: 'apikey' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['Error Message'],
+          properties: { 'Error Message': { type: 'string', description: 'What went wrong, for a person.' } },
+        },
+      },
+      headers: {
+        RateLimit: {
+          description:
+            'Calls left and seconds until the window frees a call, per policy (IETF httpapi draft).',
+          schema: { type: 'string', examples: ['"minute";r=4;t=60, "day";r=249;t=86400'] },
+        },
+        RateLimitPolicy: {
+          description: 'The plan limits: calls (q) per window of w seconds.',
+          schema: { type: 'string', examples: ['"minute";q=5;w=60, "day";q=250;w=86400'] },
+        },
+        DataSource: {
+          description:
+            'demo when the answer comes from generated demo data, imported when from a loaded data set.',
+          schema: { type: 'string', enum: ['demo', 'imported'] },
+        },
+      },
+    },
+  };
+}

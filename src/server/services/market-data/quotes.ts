@@ -1,0 +1,322 @@
+import type { Db } from '../../db/client.ts';
+import type { AssetType, Security } from '../../db/schema.ts';
+import type { SymbolDirectory } from './directory.ts';
+import { memoPerDatabase } from './memo.ts';
+import {
+  isoDate,
+  percentChange,
+  recentBars,
+  round,
+  roundPrice,
+  shiftYears,
+  type DailyBar,
+} from './prices.ts';
+
+/** What a quote is computed from: the latest daily bars, split-adjusted, before any rounding. */
+export interface QuoteFacts {
+  symbol: string;
+  /** Date of the latest bar. */
+  date: string;
+  price: number;
+  previousClose: number;
+  open: number;
+  dayLow: number;
+  dayHigh: number;
+  volume: number;
+  yearHigh: number;
+  yearLow: number;
+  priceAvg50: number;
+  priceAvg200: number;
+  /** Mean daily volume over the last AVERAGE_VOLUME_DAYS bars. */
+  averageVolume: number;
+}
+
+export interface QuoteRow {
+  symbol: string;
+  name: string;
+  price: number;
+  changePercentage: number;
+  change: number;
+  volume: number;
+  dayLow: number;
+  dayHigh: number;
+  yearHigh: number;
+  yearLow: number;
+  marketCap: number;
+  priceAvg50: number;
+  priceAvg200: number;
+  exchange: string;
+  open: number;
+  previousClose: number;
+  timestamp: number;
+}
+
+export interface ShortQuoteRow {
+  symbol: string;
+  price: number;
+  change: number;
+  volume: number;
+}
+
+/** Bars read per symbol: a calendar year even for markets that trade every day, which also covers 200 closes. */
+const BARS_PER_QUOTE = 370;
+/** About three months of trading days. */
+export const AVERAGE_VOLUME_DAYS = 63;
+
+const QUOTE_TTL_MS = 15_000;
+const quoteMemo = memoPerDatabase<QuoteFacts | null>({ max: 5_000, ttlMs: QUOTE_TTL_MS });
+
+function mean(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}
+
+/** Derives a quote from bars, newest first; exported so pages and tests can check the arithmetic. */
+export function quoteFromBars(symbol: string, bars: readonly DailyBar[]): QuoteFacts | null {
+  const last = bars[0];
+  if (last === undefined) return null;
+  const yearStart = shiftYears(last.date, -1);
+  let yearHigh = -Infinity;
+  let yearLow = Infinity;
+  for (const bar of bars) {
+    if (bar.date <= yearStart) break;
+    yearHigh = Math.max(yearHigh, bar.high);
+    yearLow = Math.min(yearLow, bar.low);
+  }
+  return {
+    symbol,
+    date: last.date,
+    price: last.close,
+    // A first trading day has no earlier close: its open stands in, as the listing price.
+    previousClose: bars[1]?.close ?? last.open,
+    open: last.open,
+    dayLow: last.low,
+    dayHigh: last.high,
+    volume: last.volume,
+    yearHigh,
+    yearLow,
+    priceAvg50: mean(bars.slice(0, 50).map((bar) => bar.close)),
+    priceAvg200: mean(bars.slice(0, 200).map((bar) => bar.close)),
+    averageVolume: mean(bars.slice(0, AVERAGE_VOLUME_DAYS).map((bar) => bar.volume)),
+  };
+}
+
+/**
+ * Quote facts of several symbols as of `now` (bars after its date are ignored), memoized per symbol
+ * for 15 s; the symbols not in memory are read in one query. Symbols without bars are absent.
+ */
+export async function quoteFacts(
+  db: Db,
+  symbols: readonly string[],
+  now: Date,
+): Promise<Map<string, QuoteFacts>> {
+  const asOf = isoDate(now);
+  const memo = quoteMemo(db);
+  const found = new Map<string, QuoteFacts>();
+  const missing: string[] = [];
+  for (const symbol of symbols) {
+    const cached = memo.get(`${symbol}|${asOf}`);
+    if (cached === undefined) missing.push(symbol);
+    else if (cached !== null) found.set(symbol, cached);
+  }
+  const [only] = missing;
+  if (missing.length === 1 && only !== undefined) {
+    const symbol = only;
+    const facts = await memo.load(`${symbol}|${asOf}`, async () => {
+      const bars = await recentBars(db, [symbol], asOf, BARS_PER_QUOTE);
+      return quoteFromBars(symbol, bars.get(symbol) ?? []);
+    });
+    if (facts !== null) found.set(symbol, facts);
+  } else if (missing.length > 1) {
+    const bars = await recentBars(db, missing, asOf, BARS_PER_QUOTE);
+    for (const symbol of missing) {
+      const facts = quoteFromBars(symbol, bars.get(symbol) ?? []);
+      memo.set(`${symbol}|${asOf}`, facts);
+      if (facts !== null) found.set(symbol, facts);
+    }
+  }
+  return found;
+}
+
+// Closing times of the venues: a quote's timestamp is the close of its latest bar.
+interface SessionClose {
+  timeZone: string;
+  hour: number;
+  minute: number;
+}
+const NEW_YORK_CLOSE: SessionClose = { timeZone: 'America/New_York', hour: 16, minute: 0 };
+const SESSION_CLOSES: Record<string, SessionClose> = {
+  LSE: { timeZone: 'Europe/London', hour: 16, minute: 30 },
+  XETRA: { timeZone: 'Europe/Berlin', hour: 17, minute: 30 },
+  EURONEXT: { timeZone: 'Europe/Paris', hour: 17, minute: 30 },
+  TSX: { timeZone: 'America/Toronto', hour: 16, minute: 0 },
+  JPX: { timeZone: 'Asia/Tokyo', hour: 15, minute: 30 },
+  HKSE: { timeZone: 'Asia/Hong_Kong', hour: 16, minute: 0 },
+};
+/** Markets that trade round the clock close their daily bar at midnight UTC. */
+const MIDNIGHT_UTC: SessionClose = { timeZone: 'UTC', hour: 24, minute: 0 };
+
+function sessionClose(security: Pick<Security, 'exchange' | 'assetType'>): SessionClose {
+  if (security.assetType === 'crypto' || security.assetType === 'forex') return MIDNIGHT_UTC;
+  return SESSION_CLOSES[security.exchange] ?? NEW_YORK_CLOSE;
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Milliseconds a time zone is ahead of UTC at an instant. */
+function zoneOffset(instant: number, timeZone: string): number {
+  let format = zoneFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    zoneFormats.set(timeZone, format);
+  }
+  const parts: Record<string, number> = {};
+  for (const part of format.formatToParts(new Date(instant))) parts[part.type] = Number(part.value);
+  const local = Date.UTC(
+    parts.year ?? 1970,
+    (parts.month ?? 1) - 1,
+    parts.day ?? 1,
+    parts.hour ?? 0,
+    parts.minute ?? 0,
+    parts.second ?? 0,
+  );
+  return local - Math.floor(instant / 1000) * 1000;
+}
+
+const closeInstants = new Map<string, number>();
+
+/** Unix seconds of a bar's session close (exchange-local time, daylight saving included), never after `now`. */
+export function closeTimestamp(
+  security: Pick<Security, 'exchange' | 'assetType'>,
+  date: string,
+  now: Date,
+): number {
+  const session = sessionClose(security);
+  const key = `${session.timeZone}|${session.hour}:${session.minute}|${date}`;
+  let instant = closeInstants.get(key);
+  if (instant === undefined) {
+    const wall = Date.parse(`${date}T00:00:00Z`) + (session.hour * 60 + session.minute) * 60_000;
+    const first = zoneOffset(wall, session.timeZone);
+    instant = wall - first;
+    const second = zoneOffset(instant, session.timeZone);
+    if (second !== first) instant = wall - second;
+    if (closeInstants.size > 10_000) closeInstants.clear();
+    closeInstants.set(key, instant);
+  }
+  return Math.floor(Math.min(instant, now.getTime()) / 1000);
+}
+
+/** Price, change and change percentage rounded consistently: change is the difference of the rounded prices. */
+export function priceChange(
+  facts: Pick<QuoteFacts, 'price' | 'previousClose'>,
+  assetType: AssetType,
+): { price: number; previousClose: number; change: number; changePercentage: number } {
+  const price = roundPrice(facts.price, assetType);
+  const previousClose = roundPrice(facts.previousClose, assetType);
+  const change = roundPrice(price - previousClose, assetType);
+  return {
+    price,
+    previousClose,
+    change,
+    changePercentage: percentChange(price - previousClose, previousClose),
+  };
+}
+
+/** Market capitalisation at a price, in the quote currency; 0 where shares mean nothing (forex, indexes). */
+export function marketCap(price: number, security: Pick<Security, 'sharesOutstanding'>): number {
+  const shares = security.sharesOutstanding;
+  if (shares === null || !Number.isFinite(shares)) return 0;
+  return round(price * shares, 0);
+}
+
+function quoteRow(security: Security, facts: QuoteFacts, now: Date): QuoteRow {
+  const type = security.assetType;
+  const { price, previousClose, change, changePercentage } = priceChange(facts, type);
+  return {
+    symbol: security.symbol,
+    name: security.name,
+    price,
+    changePercentage,
+    change,
+    volume: round(facts.volume, 0),
+    dayLow: roundPrice(facts.dayLow, type),
+    dayHigh: roundPrice(facts.dayHigh, type),
+    yearHigh: roundPrice(facts.yearHigh, type),
+    yearLow: roundPrice(facts.yearLow, type),
+    marketCap: marketCap(price, security),
+    priceAvg50: roundPrice(facts.priceAvg50, type),
+    priceAvg200: roundPrice(facts.priceAvg200, type),
+    exchange: security.exchange,
+    open: roundPrice(facts.open, type),
+    previousClose,
+    timestamp: closeTimestamp(security, facts.date, now),
+  };
+}
+
+/** Known symbols of a request, once each, in the order asked. */
+function knownSecurities(directory: SymbolDirectory, symbols: readonly string[]): Security[] {
+  const seen = new Set<string>();
+  const found: Security[] = [];
+  for (const symbol of symbols) {
+    const security = directory.get(symbol);
+    if (security === undefined || seen.has(security.symbol)) continue;
+    seen.add(security.symbol);
+    found.push(security);
+  }
+  return found;
+}
+
+/** Full quotes in the order asked; unknown symbols and symbols without prices are left out (FMP answers []). */
+export async function quotes(
+  db: Db,
+  directory: SymbolDirectory,
+  symbols: readonly string[],
+  now: Date,
+): Promise<QuoteRow[]> {
+  const known = knownSecurities(directory, symbols);
+  const facts = await quoteFacts(
+    db,
+    known.map((security) => security.symbol),
+    now,
+  );
+  const rows: QuoteRow[] = [];
+  for (const security of known) {
+    const found = facts.get(security.symbol);
+    if (found !== undefined) rows.push(quoteRow(security, found, now));
+  }
+  return rows;
+}
+
+/** Price, change and volume only, for tickers and watch lists. */
+export async function shortQuotes(
+  db: Db,
+  directory: SymbolDirectory,
+  symbols: readonly string[],
+  now: Date,
+): Promise<ShortQuoteRow[]> {
+  const known = knownSecurities(directory, symbols);
+  const facts = await quoteFacts(
+    db,
+    known.map((security) => security.symbol),
+    now,
+  );
+  const rows: ShortQuoteRow[] = [];
+  for (const security of known) {
+    const found = facts.get(security.symbol);
+    if (found === undefined) continue;
+    const { price, change } = priceChange(found, security.assetType);
+    rows.push({ symbol: security.symbol, price, change, volume: round(found.volume, 0) });
+  }
+  return rows;
+}

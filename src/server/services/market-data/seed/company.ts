@@ -1,0 +1,305 @@
+import { personName, STREET_NAMES, US_CITIES, type Person } from './names.ts';
+import { createRandom, randomUuid, round, type Random } from './random.ts';
+import { makeIsin, type SecuritySpec } from './universe.ts';
+
+/**
+ * Company facts: identifiers, profile text, addresses and executives. Generated companies get invented people
+ * and addresses; the familiar companies keep their public facts. Every description says it is demo data.
+ */
+
+export interface CompanyIds {
+  cik: string;
+  isin: string;
+  cusip: string;
+}
+
+const INTERNATIONAL_CITIES: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
+  GB: [
+    ['London', 'EC2V 7HH'],
+    ['Manchester', 'M1 1AE'],
+    ['Edinburgh', 'EH2 2AN'],
+    ['Birmingham', 'B3 2BJ'],
+  ],
+  DE: [
+    ['Frankfurt am Main', '60311'],
+    ['Munich', '80331'],
+    ['Berlin', '10117'],
+    ['Hamburg', '20095'],
+    ['Stuttgart', '70173'],
+  ],
+  CA: [
+    ['Toronto', 'M5H 2N2'],
+    ['Vancouver', 'V6C 3E1'],
+    ['Calgary', 'T2P 2V6'],
+    ['Montreal', 'H3B 4W8'],
+  ],
+  JP: [
+    ['Tokyo', '100-0005'],
+    ['Osaka', '530-0001'],
+    ['Nagoya', '450-0002'],
+    ['Yokohama', '220-0012'],
+  ],
+  HK: [
+    ['Hong Kong', ''],
+    ['Kowloon', ''],
+  ],
+  FR: [
+    ['Paris', '75008'],
+    ['Lyon', '69002'],
+    ['Toulouse', '31000'],
+    ['Lille', '59000'],
+  ],
+};
+
+const COUNTRY_PHONE: Readonly<Record<string, string>> = {
+  GB: '44',
+  DE: '49',
+  CA: '1',
+  JP: '81',
+  HK: '852',
+  FR: '33',
+};
+
+/** Identifiers shared by the profile and the statements of a company. */
+export function companyIds(seed: number, spec: SecuritySpec): CompanyIds {
+  if (spec.facts) return { cik: spec.facts.cik, isin: spec.facts.isin, cusip: spec.facts.isin.slice(2, 11) };
+  const random = createRandom(seed, 'ids', spec.symbol);
+  const country = spec.country === '' ? 'US' : spec.country;
+  const isin = makeIsin(country === 'HK' ? 'KY' : country, random);
+  const cik =
+    spec.country === 'US' || spec.assetType === 'etf'
+      ? String(random.int(1_000_000, 2_099_999)).padStart(10, '0')
+      : '';
+  return { cik, isin, cusip: isin.slice(2, 11) };
+}
+
+export interface ProfileRow {
+  symbol: string;
+  description: string;
+  ceo: string;
+  website: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+  cik: string;
+  isin: string;
+  cusip: string;
+  fullTimeEmployees: number | null;
+  ipoDate: string | null;
+  image: string;
+  beta: number;
+  isAdr: boolean;
+}
+
+export interface ExecutiveRow {
+  id: string;
+  symbol: string;
+  name: string;
+  title: string;
+  pay: number | null;
+  currencyPay: string;
+  gender: string;
+  yearBorn: number | null;
+  active: boolean;
+  sortOrder: number;
+}
+
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+const ACTIVITY: Readonly<Record<string, string>> = {
+  Technology: 'designs and sells technology products and services',
+  Healthcare: 'develops and markets healthcare products and services',
+  'Financial Services': 'provides financial products and services',
+  'Consumer Cyclical': 'sells consumer goods and services',
+  'Consumer Defensive': 'produces and distributes everyday consumer staples',
+  Industrials: 'manufactures industrial products and provides related services',
+  Energy: 'explores for, produces and markets energy',
+  'Basic Materials': 'produces and supplies basic materials',
+  'Communication Services': 'operates communication, media and entertainment businesses',
+  'Real Estate': 'owns, develops and manages real estate',
+  Utilities: 'generates, transmits and distributes energy and water to customers',
+};
+
+const REGIONS: Readonly<Record<string, string>> = {
+  US: 'the United States and internationally',
+  GB: 'the United Kingdom, Europe and internationally',
+  DE: 'Germany, the rest of Europe and internationally',
+  CA: 'Canada and the United States',
+  JP: 'Japan and across Asia',
+  HK: 'Hong Kong, mainland China and across Asia',
+  FR: 'France, the rest of Europe and internationally',
+};
+
+/** Description sentences built from the company's sector and industry, ending with the demo-data notice. */
+function describe(
+  spec: SecuritySpec,
+  random: Random,
+  employees: number | null,
+  ipoYear: string,
+  city: string,
+): string {
+  if (spec.assetType === 'etf') {
+    const assetClass =
+      typeof spec.details.assetClass === 'string' ? spec.details.assetClass.toLowerCase() : 'equity';
+    return [
+      `The ${spec.name} is an exchange-traded fund that seeks investment results corresponding to a ${assetClass} benchmark.`,
+      `The fund holds a diversified portfolio and is rebalanced ${random.pick(['quarterly', 'semi-annually', 'monthly'])}.`,
+      `It was launched in ${ipoYear} and trades on ${spec.exchangeFullName}.`,
+      'This profile is demo data: the fund and its figures are generated for illustration.',
+    ].join(' ');
+  }
+  const activity = ACTIVITY[spec.sector] ?? 'operates a diversified business';
+  const region = REGIONS[spec.country] ?? 'internationally';
+  const segments = random.int(2, 4);
+  return [
+    `${spec.name} ${activity} in ${region}.`,
+    `The company operates in the ${spec.industry.toLowerCase()} industry through ${segments} reportable segments and sells to consumers, businesses and public-sector customers.`,
+    employees ? `It employs about ${employees.toLocaleString('en-US')} people.` : '',
+    `The company was founded in ${Number(ipoYear) - random.int(3, 40)} and is headquartered in ${city}.`,
+    'This profile is demo data: the figures and text are generated for illustration.',
+  ]
+    .filter((s) => s !== '')
+    .join(' ');
+}
+
+/** The chief executive named in the profile and first in the executives list. */
+export function chiefExecutive(seed: number, spec: SecuritySpec): Person {
+  if (spec.facts) {
+    const parts = spec.facts.ceo.split(' ');
+    return {
+      name: spec.facts.ceo,
+      firstName: parts[0] ?? '',
+      lastName: parts[parts.length - 1] ?? '',
+      gender: 'male',
+    };
+  }
+  return personName(createRandom(seed, 'ceo', spec.symbol));
+}
+
+/** The profile row of a stock or fund. */
+export function profileRow(seed: number, spec: SecuritySpec): ProfileRow {
+  const random = createRandom(seed, 'profile', spec.symbol);
+  const ids = companyIds(seed, spec);
+  const ipoDate = spec.ipoDate;
+  const ipoYear = ipoDate ? ipoDate.slice(0, 4) : '2000';
+  if (spec.facts) {
+    const facts = spec.facts;
+    return {
+      symbol: spec.symbol,
+      description: describe(spec, random, facts.employees, ipoYear, facts.city),
+      ceo: facts.ceo,
+      website: facts.website,
+      phone: facts.phone,
+      address: facts.address,
+      city: facts.city,
+      state: facts.state,
+      zip: facts.zip,
+      ...ids,
+      fullTimeEmployees: facts.employees,
+      ipoDate,
+      image: '',
+      beta: round(spec.beta, 3),
+      isAdr: false,
+    };
+  }
+  let city: string;
+  let state = '';
+  let zip: string;
+  let phone: string;
+  if (spec.country === 'US' || spec.country === '') {
+    const [c, st, prefix] = random.pick(US_CITIES);
+    city = c;
+    state = st;
+    zip = `${prefix}${String(random.int(1, 99)).padStart(2, '0')}`;
+    phone = `(${random.int(201, 989)}) ${random.int(200, 989)}-${String(random.int(0, 9999)).padStart(4, '0')}`;
+  } else {
+    const [c, z] = random.pick(INTERNATIONAL_CITIES[spec.country] ?? [['', '']]);
+    city = c;
+    zip = z;
+    phone = `+${COUNTRY_PHONE[spec.country] ?? '1'} ${random.int(10, 99)} ${random.int(1000, 9999)} ${random.int(1000, 9999)}`;
+  }
+  const revenue = spec.fundamentals?.revenue ?? (spec.marketCap ?? 1e8) / 3;
+  const employees =
+    spec.assetType === 'etf'
+      ? null
+      : Math.max(12, Math.round(revenue / random.range(250_000, 900_000) / 10) * 10);
+  const ceo = spec.assetType === 'etf' ? '' : chiefExecutive(seed, spec).name;
+  const name = spec.name.replace(
+    /,? (Inc\.|Corporation|Corp\.|Co\.|Holdings, Inc\.|Group, Inc\.|plc|Group plc|Holdings plc|AG|SE|Group AG|Ltd\.|Co\., Ltd\.|Holdings Limited|Group Limited|Limited|SA|Groupe SA|ETF)$/,
+    '',
+  );
+  return {
+    symbol: spec.symbol,
+    description: describe(spec, random, employees, ipoYear, city),
+    ceo,
+    website: `https://www.${slug(name)}.example.com`,
+    phone,
+    address: `${random.int(1, 9900)} ${random.pick(STREET_NAMES)}`,
+    city,
+    state,
+    zip,
+    ...ids,
+    fullTimeEmployees: employees,
+    ipoDate,
+    image: '',
+    beta: round(spec.beta * random.range(0.9, 1.1), 3),
+    isAdr: false,
+  };
+}
+
+const TITLES = [
+  'Chief Financial Officer',
+  'Chief Operating Officer',
+  'General Counsel & Corporate Secretary',
+  'Chief Technology Officer',
+  'Chief Marketing Officer',
+  'Chief Accounting Officer',
+  'Chief People Officer',
+  'President, International',
+  'Senior Vice President, Operations',
+] as const;
+
+/** Five to eight executives of a company, its chief executive first (the profile's CEO). */
+export function executiveRows(seed: number, spec: SecuritySpec): ExecutiveRow[] {
+  const random = createRandom(seed, 'executives', spec.symbol);
+  const count = random.int(5, 8);
+  const titles = [...TITLES];
+  const rows: ExecutiveRow[] = [];
+  const scale = Math.min(1, Math.max(0.05, (spec.marketCap ?? 1e9) / 5e11));
+  const currency =
+    spec.currency === 'GBP' || spec.currency === 'EUR' || spec.currency === 'JPY' ? spec.currency : 'USD';
+  for (let i = 0; i < count; i += 1) {
+    let person: Person;
+    let title: string;
+    if (i === 0) {
+      person = chiefExecutive(seed, spec);
+      title = 'Chief Executive Officer & Director';
+    } else {
+      person = personName(random);
+      const index = random.int(0, titles.length - 1);
+      title = titles.splice(index, 1)[0] ?? 'Vice President';
+    }
+    const basePay = i === 0 ? random.range(8e6, 30e6) : random.range(1.5e6, 9e6);
+    rows.push({
+      id: randomUuid(random),
+      symbol: spec.symbol,
+      name: person.name,
+      title,
+      pay: random.chance(0.85) ? Math.round((basePay * scale) / 1000) * 1000 : null,
+      currencyPay: currency,
+      gender: person.gender,
+      yearBorn: random.chance(0.8) ? random.int(1955, 1982) : null,
+      active: true,
+      sortOrder: i,
+    });
+  }
+  return rows;
+}

@@ -1,0 +1,792 @@
+import {
+  addMonths,
+  addWeekdays,
+  dayOf,
+  fromDay,
+  lastIndexAtOrBefore,
+  monthEnd,
+  monthOf,
+} from './calendar.ts';
+import type { SymbolSeries } from './prices.ts';
+import { createRandom, round } from './random.ts';
+import { ANCHOR_DAY, type SecuritySpec } from './universe.ts';
+
+/**
+ * Quarterly financial statements that hold together: every balance sheet balances, the cash flow statement
+ * explains the change in cash, net income and dividends agree across statements and with the dividend history.
+ * Quarters are generated forward from a fixed first fiscal year, each from its own random stream; fiscal years
+ * are the sums of their quarters (flows) and the fourth quarter's balance sheet.
+ */
+
+/** FMP's income-statement fields after the identity fields, in FMP's order. */
+export const INCOME_FIELDS = [
+  'revenue',
+  'costOfRevenue',
+  'grossProfit',
+  'researchAndDevelopmentExpenses',
+  'generalAndAdministrativeExpenses',
+  'sellingAndMarketingExpenses',
+  'sellingGeneralAndAdministrativeExpenses',
+  'otherExpenses',
+  'operatingExpenses',
+  'costAndExpenses',
+  'netInterestIncome',
+  'interestIncome',
+  'interestExpense',
+  'depreciationAndAmortization',
+  'ebitda',
+  'ebit',
+  'nonOperatingIncomeExcludingInterest',
+  'operatingIncome',
+  'totalOtherIncomeExpensesNet',
+  'incomeBeforeTax',
+  'incomeTaxExpense',
+  'netIncomeFromContinuingOperations',
+  'netIncomeFromDiscontinuedOperations',
+  'otherAdjustmentsToNetIncome',
+  'netIncome',
+  'netIncomeDeductions',
+  'bottomLineNetIncome',
+  'eps',
+  'epsDiluted',
+  'weightedAverageShsOut',
+  'weightedAverageShsOutDil',
+] as const;
+
+/** FMP's balance-sheet-statement fields after the identity fields, in FMP's order. */
+export const BALANCE_FIELDS = [
+  'cashAndCashEquivalents',
+  'shortTermInvestments',
+  'cashAndShortTermInvestments',
+  'netReceivables',
+  'accountsReceivables',
+  'otherReceivables',
+  'inventory',
+  'prepaids',
+  'otherCurrentAssets',
+  'totalCurrentAssets',
+  'propertyPlantEquipmentNet',
+  'goodwill',
+  'intangibleAssets',
+  'goodwillAndIntangibleAssets',
+  'longTermInvestments',
+  'taxAssets',
+  'otherNonCurrentAssets',
+  'totalNonCurrentAssets',
+  'otherAssets',
+  'totalAssets',
+  'totalPayables',
+  'accountPayables',
+  'otherPayables',
+  'accruedExpenses',
+  'shortTermDebt',
+  'capitalLeaseObligationsCurrent',
+  'taxPayables',
+  'deferredRevenue',
+  'otherCurrentLiabilities',
+  'totalCurrentLiabilities',
+  'longTermDebt',
+  'capitalLeaseObligationsNonCurrent',
+  'deferredRevenueNonCurrent',
+  'deferredTaxLiabilitiesNonCurrent',
+  'otherNonCurrentLiabilities',
+  'totalNonCurrentLiabilities',
+  'otherLiabilities',
+  'capitalLeaseObligations',
+  'totalLiabilities',
+  'treasuryStock',
+  'preferredStock',
+  'commonStock',
+  'retainedEarnings',
+  'additionalPaidInCapital',
+  'accumulatedOtherComprehensiveIncomeLoss',
+  'otherTotalStockholdersEquity',
+  'totalStockholdersEquity',
+  'totalEquity',
+  'minorityInterest',
+  'totalLiabilitiesAndTotalEquity',
+  'totalInvestments',
+  'totalDebt',
+  'netDebt',
+] as const;
+
+/** FMP's cash-flow-statement fields after the identity fields, in FMP's order. */
+export const CASH_FLOW_FIELDS = [
+  'netIncome',
+  'depreciationAndAmortization',
+  'deferredIncomeTax',
+  'stockBasedCompensation',
+  'changeInWorkingCapital',
+  'accountsReceivables',
+  'inventory',
+  'accountsPayables',
+  'otherWorkingCapital',
+  'otherNonCashItems',
+  'netCashProvidedByOperatingActivities',
+  'investmentsInPropertyPlantAndEquipment',
+  'acquisitionsNet',
+  'purchasesOfInvestments',
+  'salesMaturitiesOfInvestments',
+  'otherInvestingActivities',
+  'netCashProvidedByInvestingActivities',
+  'netDebtIssuance',
+  'longTermNetDebtIssuance',
+  'shortTermNetDebtIssuance',
+  'netStockIssuance',
+  'netCommonStockIssuance',
+  'commonStockIssuance',
+  'commonStockRepurchased',
+  'netPreferredStockIssuance',
+  'netDividendsPaid',
+  'commonDividendsPaid',
+  'preferredDividendsPaid',
+  'otherFinancingActivities',
+  'netCashProvidedByFinancingActivities',
+  'effectOfForexChangesOnCash',
+  'netChangeInCash',
+  'cashAtEndOfPeriod',
+  'cashAtBeginningOfPeriod',
+  'operatingCashFlow',
+  'capitalExpenditure',
+  'freeCashFlow',
+  'incomeTaxesPaid',
+  'interestPaid',
+] as const;
+
+export type IncomeField = (typeof INCOME_FIELDS)[number];
+export type BalanceField = (typeof BALANCE_FIELDS)[number];
+export type CashFlowField = (typeof CASH_FLOW_FIELDS)[number];
+
+export interface PeriodStatements {
+  fiscalYear: number;
+  /** 1–4 for quarters, 0 for the fiscal year. */
+  quarter: number;
+  startDay: number;
+  endDay: number;
+  announcementDay: number;
+  filingDay: number;
+  /** Split factor at the period end: share counts are reported in the terms of that date. */
+  shareFactor: number;
+  income: Record<IncomeField, number>;
+  balance: Record<BalanceField, number>;
+  cashFlow: Record<CashFlowField, number>;
+}
+
+export interface CompanyFundamentals {
+  quarters: PeriodStatements[];
+  years: PeriodStatements[];
+}
+
+/** The end of fiscal quarter k (1–4) of fiscal year `fy` for a year ending in month `m`. */
+export function fiscalQuarterEnd(fy: number, k: number, m: number): number {
+  const yearEnd = dayOf(fy, m, 1);
+  const month = addMonths(yearEnd, -3 * (4 - k));
+  const date = new Date(month * 86_400_000);
+  return monthEnd(date.getUTCFullYear(), date.getUTCMonth() + 1);
+}
+
+interface State {
+  cash: number;
+  sti: number;
+  ar: number;
+  otherReceivables: number;
+  inventory: number;
+  prepaids: number;
+  otherCurrentAssets: number;
+  ppe: number;
+  goodwill: number;
+  intangibles: number;
+  lti: number;
+  taxAssets: number;
+  otherNonCurrentAssets: number;
+  ap: number;
+  otherPayables: number;
+  accrued: number;
+  std: number;
+  leaseCurrent: number;
+  taxPayables: number;
+  deferredRevenue: number;
+  otherCurrentLiabilities: number;
+  ltd: number;
+  leaseNonCurrent: number;
+  deferredRevenueNonCurrent: number;
+  dtl: number;
+  otherNonCurrentLiabilities: number;
+  treasury: number;
+  commonStock: number;
+  retained: number;
+  apic: number;
+  aoci: number;
+  minority: number;
+}
+
+const r0 = Math.round;
+
+function debtRatio(sector: string): number {
+  switch (sector) {
+    case 'Utilities':
+      return 2.2;
+    case 'Real Estate':
+      return 3.5;
+    case 'Financial Services':
+      return 1.4;
+    case 'Technology':
+      return 0.3;
+    case 'Healthcare':
+      return 0.5;
+    default:
+      return 0.6;
+  }
+}
+
+function sbcRatio(sector: string): number {
+  if (sector === 'Technology') return 0.05;
+  if (sector === 'Communication Services') return 0.04;
+  if (sector === 'Healthcare') return 0.025;
+  return 0.01;
+}
+
+function balanceSheet(s: State): Record<BalanceField, number> {
+  const cashAndShortTermInvestments = s.cash + s.sti;
+  const netReceivables = s.ar + s.otherReceivables;
+  const totalCurrentAssets =
+    cashAndShortTermInvestments + netReceivables + s.inventory + s.prepaids + s.otherCurrentAssets;
+  const goodwillAndIntangibleAssets = s.goodwill + s.intangibles;
+  const totalNonCurrentAssets =
+    s.ppe + goodwillAndIntangibleAssets + s.lti + s.taxAssets + s.otherNonCurrentAssets;
+  const totalAssets = totalCurrentAssets + totalNonCurrentAssets;
+  const totalPayables = s.ap + s.otherPayables;
+  const totalCurrentLiabilities =
+    totalPayables +
+    s.accrued +
+    s.std +
+    s.leaseCurrent +
+    s.taxPayables +
+    s.deferredRevenue +
+    s.otherCurrentLiabilities;
+  const totalNonCurrentLiabilities =
+    s.ltd + s.leaseNonCurrent + s.deferredRevenueNonCurrent + s.dtl + s.otherNonCurrentLiabilities;
+  const totalLiabilities = totalCurrentLiabilities + totalNonCurrentLiabilities;
+  const totalStockholdersEquity = s.treasury + s.commonStock + s.retained + s.apic + s.aoci;
+  const totalEquity = totalStockholdersEquity + s.minority;
+  const totalDebt = s.std + s.ltd;
+  return {
+    cashAndCashEquivalents: s.cash,
+    shortTermInvestments: s.sti,
+    cashAndShortTermInvestments,
+    netReceivables,
+    accountsReceivables: s.ar,
+    otherReceivables: s.otherReceivables,
+    inventory: s.inventory,
+    prepaids: s.prepaids,
+    otherCurrentAssets: s.otherCurrentAssets,
+    totalCurrentAssets,
+    propertyPlantEquipmentNet: s.ppe,
+    goodwill: s.goodwill,
+    intangibleAssets: s.intangibles,
+    goodwillAndIntangibleAssets,
+    longTermInvestments: s.lti,
+    taxAssets: s.taxAssets,
+    otherNonCurrentAssets: s.otherNonCurrentAssets,
+    totalNonCurrentAssets,
+    otherAssets: 0,
+    totalAssets,
+    totalPayables,
+    accountPayables: s.ap,
+    otherPayables: s.otherPayables,
+    accruedExpenses: s.accrued,
+    shortTermDebt: s.std,
+    capitalLeaseObligationsCurrent: s.leaseCurrent,
+    taxPayables: s.taxPayables,
+    deferredRevenue: s.deferredRevenue,
+    otherCurrentLiabilities: s.otherCurrentLiabilities,
+    totalCurrentLiabilities,
+    longTermDebt: s.ltd,
+    capitalLeaseObligationsNonCurrent: s.leaseNonCurrent,
+    deferredRevenueNonCurrent: s.deferredRevenueNonCurrent,
+    deferredTaxLiabilitiesNonCurrent: s.dtl,
+    otherNonCurrentLiabilities: s.otherNonCurrentLiabilities,
+    totalNonCurrentLiabilities,
+    otherLiabilities: 0,
+    capitalLeaseObligations: s.leaseCurrent + s.leaseNonCurrent,
+    totalLiabilities,
+    treasuryStock: s.treasury,
+    preferredStock: 0,
+    commonStock: s.commonStock,
+    retainedEarnings: s.retained,
+    additionalPaidInCapital: s.apic,
+    accumulatedOtherComprehensiveIncomeLoss: s.aoci,
+    otherTotalStockholdersEquity: 0,
+    totalStockholdersEquity,
+    totalEquity,
+    minorityInterest: s.minority,
+    totalLiabilitiesAndTotalEquity: totalLiabilities + totalEquity,
+    totalInvestments: s.sti + s.lti,
+    totalDebt,
+    netDebt: totalDebt - s.cash,
+  };
+}
+
+/** Generates every quarter from the first fiscal year to the generation end (statements are cut when written). */
+export function generateFundamentals(
+  seed: number,
+  series: SymbolSeries,
+  endDay: number,
+): CompanyFundamentals | null {
+  const spec: SecuritySpec = series.spec;
+  const f = spec.fundamentals;
+  if (!f) return null;
+  const sharesAnchor = spec.sharesOutstanding ?? 1e8;
+  const firstDay = series.days[0] ?? 0;
+  const firstClose = series.anchorClose[0] ?? 1;
+  const splitFactorAt = (day: number): number => {
+    if (day < firstDay) return series.splitFactor[0] ?? 1;
+    return series.splitFactor[Math.max(0, lastIndexAtOrBefore(series.days, day))] ?? 1;
+  };
+  /** As-traded price around a day, extrapolated before the price history starts. */
+  const rawPriceAt = (day: number): number => {
+    if (day < firstDay)
+      return (
+        firstClose * Math.exp((-Math.max(f.growth, 0.03) * (firstDay - day)) / 365.25) * splitFactorAt(day)
+      );
+    const index = Math.max(0, lastIndexAtOrBefore(series.days, day));
+    return series.close[index] ?? firstClose;
+  };
+  /** Shares outstanding in anchor-date terms (buybacks shrink the count over time). */
+  const anchorShares = (day: number): number =>
+    sharesAnchor * Math.exp((f.shareChange * (day - ANCHOR_DAY)) / 365.25);
+
+  const m = f.fiscalYearEndMonth;
+  const annualRevenueAt = (day: number): number =>
+    f.revenue * Math.exp((day <= ANCHOR_DAY ? f.growth : f.growth * 0.7) * ((day - ANCHOR_DAY) / 365.25));
+
+  const startRandom = createRandom(seed, 'fundamentals', spec.symbol, 'start');
+  const firstStart = fiscalQuarterEnd(f.firstFiscalYear, 1, m) - 90;
+  const r = annualRevenueAt(firstStart);
+  const debtTarget = (annual: number): number => annual * debtRatio(spec.sector) * 0.9;
+  const state: State = {
+    cash: r0(r * startRandom.range(0.08, 0.25)),
+    sti: r0(r * startRandom.range(0.02, 0.15)),
+    ar: r0((r / 4) * 0.5),
+    otherReceivables: r0(r * 0.01),
+    inventory: r0(((r * (1 - f.grossMargin)) / 365) * f.inventoryDays),
+    prepaids: r0(r * 0.015),
+    otherCurrentAssets: r0(r * 0.02),
+    ppe: r0(r * f.capexRatio * 5 + r * 0.05),
+    goodwill: r0(r * startRandom.range(0.05, 0.4)),
+    intangibles: r0(r * startRandom.range(0.01, 0.1)),
+    lti: r0(r * startRandom.range(0.05, 0.3)),
+    taxAssets: r0(r * 0.02),
+    otherNonCurrentAssets: r0(r * 0.04),
+    ap: r0(((r * (1 - f.grossMargin)) / 365) * 45),
+    otherPayables: r0(r * 0.005),
+    accrued: r0(r * 0.04),
+    std: r0(debtTarget(r) * 0.08),
+    leaseCurrent: r0(r * 0.004),
+    taxPayables: r0(r * 0.005),
+    deferredRevenue: r0(r * (spec.industry.startsWith('Software') ? 0.2 : 0.02)),
+    otherCurrentLiabilities: r0(r * 0.03),
+    ltd: r0(debtTarget(r) * 0.92),
+    leaseNonCurrent: r0(r * 0.03),
+    deferredRevenueNonCurrent: r0(r * (spec.industry.startsWith('Software') ? 0.03 : 0.002)),
+    dtl: r0(r * 0.02),
+    otherNonCurrentLiabilities: r0(r * 0.03),
+    treasury: 0,
+    commonStock: r0(sharesAnchor * 0.01),
+    retained: 0,
+    apic: 0,
+    aoci: r0(-r * 0.005),
+    minority: r0(r * startRandom.range(0, 0.01)),
+  };
+  {
+    const sheet = balanceSheet(state);
+    const equity =
+      sheet.totalAssets - sheet.totalLiabilities - state.minority - state.commonStock - state.aoci;
+    state.apic = r0(Math.abs(equity) * 0.4 + r * 0.05);
+    state.retained = equity - state.apic;
+  }
+
+  const quarters: PeriodStatements[] = [];
+  const years: PeriodStatements[] = [];
+  let previousEnd = firstStart - 1;
+  let dev = 0;
+  for (let fy = f.firstFiscalYear; ; fy += 1) {
+    const yearQuarters: PeriodStatements[] = [];
+    let stop = false;
+    for (let k = 1; k <= 4; k += 1) {
+      const end = fiscalQuarterEnd(fy, k, m);
+      if (end > endDay) {
+        stop = true;
+        break;
+      }
+      const start = previousEnd + 1;
+      previousEnd = end;
+      const random = createRandom(seed, 'fundamentals', spec.symbol, fy, k);
+      dev = 0.75 * dev + 0.035 * random.normal();
+      const mid = (start + end) / 2;
+      const holiday = monthOf(end) === 12 || monthOf(end) === 1;
+      const season = f.seasonal ? (holiday ? 1.22 : 0.93) : 1;
+      const R = r0((annualRevenueAt(mid) / 4) * Math.exp(dev) * season);
+      const gm = Math.min(0.95, Math.max(0.03, f.grossMargin + 0.01 * random.normal()));
+      const costOfRevenue = r0(R * (1 - gm));
+      const grossProfit = R - costOfRevenue;
+      const research = r0(R * f.researchRatio * (1 + 0.04 * random.normal()));
+      const opMargin = f.netMargin / (1 - f.taxRate) + 0.012 * random.normal();
+      const otherExpenses = r0(R * 0.004 * Math.abs(random.normal()));
+      const sga = Math.max(r0(R * 0.02), r0(R * (gm - opMargin)) - research - otherExpenses);
+      const generalAndAdministrative = r0(sga * 0.42);
+      const sellingAndMarketing = sga - generalAndAdministrative;
+      const operatingExpenses = research + sga + otherExpenses;
+      const operatingIncome = grossProfit - operatingExpenses;
+      const depreciation = r0(state.ppe * 0.035);
+      const amortization = r0(state.intangibles * 0.03);
+      const da = depreciation + amortization;
+      const interestIncome = r0((state.cash + state.sti) * 0.006);
+      const interestExpense = r0((state.std + state.ltd) * 0.011);
+      const netInterestIncome = interestIncome - interestExpense;
+      const nonOperating = r0(R * 0.003 * random.normal());
+      const totalOther = netInterestIncome + nonOperating;
+      const incomeBeforeTax = operatingIncome + totalOther;
+      const taxRate = Math.max(0.05, f.taxRate + 0.02 * random.normal());
+      const incomeTax = incomeBeforeTax > 0 ? r0(incomeBeforeTax * taxRate) : r0(incomeBeforeTax * 0.05);
+      const netIncome = incomeBeforeTax - incomeTax;
+
+      // Shares in the terms of the quarter's end (as reported), and dividends by ex-date inside the quarter.
+      const endFactor = splitFactorAt(end);
+      const sharesStart = anchorShares(start) / endFactor;
+      const sharesEnd = anchorShares(end) / endFactor;
+      const weighted = r0((sharesStart + sharesEnd) / 2);
+      const diluted = r0(weighted * (1 + (f.shareChange > 0 ? 0.02 : 0.008)));
+      let dividendsPerShare = 0;
+      for (const dv of series.dividends) {
+        if (dv.day >= start && dv.day <= end)
+          dividendsPerShare += dv.dividend * (splitFactorAt(dv.day) / endFactor);
+      }
+      const dividendsPaid = -r0(dividendsPerShare * weighted);
+
+      // Working capital and other balances move toward levels set by the quarter's activity.
+      const before = { ...state };
+      const drift = (target: number): number => r0(target * (1 + 0.04 * random.normal()));
+      state.ar = drift(R * random.range(0.45, 0.6));
+      state.otherReceivables = drift(R * 0.04);
+      state.inventory = drift((costOfRevenue / 91.25) * f.inventoryDays);
+      state.prepaids = drift(R * 0.06);
+      state.otherCurrentAssets = drift(R * 0.08);
+      state.ap = drift((costOfRevenue / 91.25) * random.range(35, 55));
+      state.otherPayables = drift(R * 0.02);
+      state.accrued = drift(operatingExpenses * 0.35 + R * 0.04);
+      state.taxPayables = Math.max(0, drift(Math.max(incomeTax, 0) * 0.35));
+      state.deferredRevenue = drift(R * (spec.industry.startsWith('Software') ? 0.8 : 0.08));
+      state.otherCurrentLiabilities = drift(R * 0.12);
+      state.deferredRevenueNonCurrent = drift(R * (spec.industry.startsWith('Software') ? 0.12 : 0.008));
+      const receivablesChange = -(state.ar - before.ar + state.otherReceivables - before.otherReceivables);
+      const inventoryChange = -(state.inventory - before.inventory);
+      const payablesChange = state.ap - before.ap + state.otherPayables - before.otherPayables;
+      const otherWorkingCapital =
+        state.accrued -
+        before.accrued +
+        state.taxPayables -
+        before.taxPayables +
+        state.deferredRevenue -
+        before.deferredRevenue +
+        state.otherCurrentLiabilities -
+        before.otherCurrentLiabilities +
+        state.deferredRevenueNonCurrent -
+        before.deferredRevenueNonCurrent -
+        (state.prepaids - before.prepaids) -
+        (state.otherCurrentAssets - before.otherCurrentAssets);
+      const changeInWorkingCapital =
+        receivablesChange + inventoryChange + payablesChange + otherWorkingCapital;
+
+      const deferredIncomeTax = r0(Math.abs(incomeTax) * 0.06 * random.normal());
+      state.dtl = Math.max(0, before.dtl + deferredIncomeTax);
+      const deferredTaxApplied = state.dtl - before.dtl;
+      const stockBasedCompensation = r0(R * sbcRatio(spec.sector) * (1 + 0.05 * random.normal()));
+      state.taxAssets = Math.max(0, drift(R * 0.08));
+      const otherNonCashNoise = r0(R * 0.004 * random.normal());
+      const otherNonCashItems = -(state.taxAssets - before.taxAssets) + otherNonCashNoise;
+      const operatingCashFlow =
+        netIncome +
+        da +
+        deferredTaxApplied +
+        stockBasedCompensation +
+        changeInWorkingCapital +
+        otherNonCashItems;
+
+      const capex = r0(R * f.capexRatio * (1 + 0.12 * random.normal()));
+      const acquisition = random.chance(0.03) ? r0(R * random.range(0.2, 0.8)) : 0;
+      const otherInvesting = r0(R * 0.003 * random.normal());
+      let purchases = r0(R * random.range(0.05, 0.25));
+      const sales = Math.min(before.sti + before.lti + purchases, r0(R * random.range(0.05, 0.22)));
+
+      const paidDividends = dividendsPaid;
+      const employeeIssuance = r0(R * 0.003 * Math.abs(random.normal()));
+      const shareDelta = anchorShares(end) - anchorShares(start);
+      const quarterPrice = rawPriceAt(end);
+      // Buybacks are paid from earnings: the share count follows its path, the amount spent is capped.
+      const affordable = Math.max(0, 0.85 * (netIncome + stockBasedCompensation) + paidDividends);
+      const repurchase =
+        shareDelta < 0 ? -Math.min(r0((-shareDelta / endFactor) * quarterPrice), r0(affordable)) : 0;
+      const newShareIssuance = shareDelta > 0 ? r0((shareDelta / endFactor) * quarterPrice * 0.3) : 0;
+      // A company whose equity runs low raises capital.
+      const equityAfter =
+        before.treasury +
+        before.commonStock +
+        before.retained +
+        before.apic +
+        before.aoci +
+        netIncome +
+        paidDividends +
+        repurchase;
+      const issuance = employeeIssuance + (equityAfter < R * 0.6 ? r0(R * 1.2) : 0);
+      const otherFinancing = r0(R * 0.002 * random.normal());
+      const annual = R * 4;
+      let longTermDebtChange = r0(
+        (debtTarget(annual) * 0.92 - before.ltd) * 0.15 + annual * 0.01 * random.normal(),
+      );
+      const shortTermDebtChange = Math.max(-before.std, r0((debtTarget(annual) * 0.08 - before.std) * 0.3));
+      const fx =
+        spec.currency === 'USD'
+          ? r0(before.cash * 0.002 * random.normal())
+          : r0(before.cash * 0.008 * random.normal());
+      const leaseChange = Math.max(
+        -(before.leaseCurrent + before.leaseNonCurrent) + 1,
+        r0(R * 0.004 * random.normal()),
+      );
+      const revaluation = Math.max(-r0(before.lti * 0.05), r0(before.lti * 0.01 * random.normal()));
+
+      // Cash must stay within sensible bounds: borrow when short, invest the excess.
+      const provisional =
+        before.cash +
+        operatingCashFlow -
+        capex -
+        acquisition -
+        purchases +
+        sales +
+        otherInvesting +
+        longTermDebtChange +
+        shortTermDebtChange +
+        issuance +
+        newShareIssuance +
+        repurchase +
+        paidDividends +
+        otherFinancing +
+        fx;
+      const minCash = annual * 0.05;
+      const maxCash = annual * 0.5;
+      if (provisional < minCash) longTermDebtChange += r0(minCash - provisional + annual * 0.02);
+      else if (provisional > maxCash) purchases += r0((provisional - maxCash) * 0.6);
+      if (before.ltd + longTermDebtChange < 0) longTermDebtChange = -before.ltd;
+
+      const investingCashFlow = -capex - acquisition - purchases + sales + otherInvesting;
+      const netDebtIssuance = longTermDebtChange + shortTermDebtChange;
+      const commonStockIssuance = issuance + newShareIssuance;
+      const netCommonStockIssuance = commonStockIssuance + repurchase;
+      const financingCashFlow = netDebtIssuance + netCommonStockIssuance + paidDividends + otherFinancing;
+      const netChangeInCash = operatingCashFlow + investingCashFlow + financingCashFlow + fx;
+
+      // Balances follow the flows (the pairs that keep assets = liabilities + equity).
+      state.cash = before.cash + netChangeInCash;
+      state.ppe = before.ppe + capex - depreciation;
+      state.goodwill = before.goodwill + r0(acquisition * 0.6);
+      state.intangibles = before.intangibles + (acquisition - r0(acquisition * 0.6)) - amortization;
+      const investmentChange = purchases - sales + revaluation;
+      const stiShare = r0(investmentChange * 0.4);
+      state.sti = before.sti + stiShare;
+      state.lti = before.lti + (investmentChange - stiShare);
+      if (state.sti < 0) {
+        state.lti += state.sti;
+        state.sti = 0;
+      }
+      const leaseCurrentChange = r0(leaseChange * 0.12);
+      state.leaseCurrent = before.leaseCurrent + leaseCurrentChange;
+      state.leaseNonCurrent = before.leaseNonCurrent + (leaseChange - leaseCurrentChange);
+      state.otherNonCurrentAssets = before.otherNonCurrentAssets - otherInvesting + leaseChange;
+      state.otherNonCurrentLiabilities =
+        before.otherNonCurrentLiabilities + otherNonCashNoise + otherFinancing;
+      state.ltd = before.ltd + longTermDebtChange;
+      state.std = before.std + shortTermDebtChange;
+      state.retained = before.retained + netIncome + paidDividends;
+      state.apic = before.apic + stockBasedCompensation + commonStockIssuance;
+      state.treasury = before.treasury + repurchase;
+      state.aoci = before.aoci + fx + revaluation;
+
+      const balance = balanceSheet(state);
+      const income: Record<IncomeField, number> = {
+        revenue: R,
+        costOfRevenue,
+        grossProfit,
+        researchAndDevelopmentExpenses: research,
+        generalAndAdministrativeExpenses: generalAndAdministrative,
+        sellingAndMarketingExpenses: sellingAndMarketing,
+        sellingGeneralAndAdministrativeExpenses: sga,
+        otherExpenses,
+        operatingExpenses,
+        costAndExpenses: costOfRevenue + operatingExpenses,
+        netInterestIncome,
+        interestIncome,
+        interestExpense,
+        depreciationAndAmortization: da,
+        ebitda: incomeBeforeTax + interestExpense + da,
+        ebit: incomeBeforeTax + interestExpense,
+        nonOperatingIncomeExcludingInterest: nonOperating,
+        operatingIncome,
+        totalOtherIncomeExpensesNet: totalOther,
+        incomeBeforeTax,
+        incomeTaxExpense: incomeTax,
+        netIncomeFromContinuingOperations: netIncome,
+        netIncomeFromDiscontinuedOperations: 0,
+        otherAdjustmentsToNetIncome: 0,
+        netIncome,
+        netIncomeDeductions: 0,
+        bottomLineNetIncome: netIncome,
+        eps: round(netIncome / weighted, 2),
+        epsDiluted: round(netIncome / diluted, 2),
+        weightedAverageShsOut: weighted,
+        weightedAverageShsOutDil: diluted,
+      };
+      const cashFlow: Record<CashFlowField, number> = {
+        netIncome,
+        depreciationAndAmortization: da,
+        deferredIncomeTax: deferredTaxApplied,
+        stockBasedCompensation,
+        changeInWorkingCapital,
+        accountsReceivables: receivablesChange,
+        inventory: inventoryChange,
+        accountsPayables: payablesChange,
+        otherWorkingCapital,
+        otherNonCashItems,
+        netCashProvidedByOperatingActivities: operatingCashFlow,
+        investmentsInPropertyPlantAndEquipment: -capex,
+        acquisitionsNet: -acquisition,
+        purchasesOfInvestments: -purchases,
+        salesMaturitiesOfInvestments: sales,
+        otherInvestingActivities: otherInvesting,
+        netCashProvidedByInvestingActivities: investingCashFlow,
+        netDebtIssuance,
+        longTermNetDebtIssuance: longTermDebtChange,
+        shortTermNetDebtIssuance: shortTermDebtChange,
+        netStockIssuance: netCommonStockIssuance,
+        netCommonStockIssuance,
+        commonStockIssuance,
+        commonStockRepurchased: repurchase,
+        netPreferredStockIssuance: 0,
+        netDividendsPaid: paidDividends,
+        commonDividendsPaid: paidDividends,
+        preferredDividendsPaid: 0,
+        otherFinancingActivities: otherFinancing,
+        netCashProvidedByFinancingActivities: financingCashFlow,
+        effectOfForexChangesOnCash: fx,
+        netChangeInCash,
+        cashAtEndOfPeriod: state.cash,
+        cashAtBeginningOfPeriod: before.cash,
+        operatingCashFlow,
+        capitalExpenditure: -capex,
+        freeCashFlow: operatingCashFlow - capex,
+        incomeTaxesPaid: Math.max(
+          0,
+          incomeTax - deferredTaxApplied - (state.taxPayables - before.taxPayables),
+        ),
+        interestPaid: interestExpense,
+      };
+      const announcementDay = addWeekdays(end, random.int(18, 30));
+      const filingDay = addWeekdays(announcementDay, random.int(0, 3) + (k === 4 ? 5 : 0));
+      const period: PeriodStatements = {
+        fiscalYear: fy,
+        quarter: k,
+        startDay: start,
+        endDay: end,
+        announcementDay,
+        filingDay,
+        shareFactor: endFactor,
+        income,
+        balance,
+        cashFlow,
+      };
+      quarters.push(period);
+      yearQuarters.push(period);
+    }
+    if (yearQuarters.length === 4) years.push(fiscalYear(yearQuarters));
+    if (stop) break;
+  }
+  return { quarters, years };
+}
+
+/** A fiscal year: flows summed over its quarters, the fourth quarter's balance sheet. */
+function fiscalYear(q: readonly PeriodStatements[]): PeriodStatements {
+  const first = q[0];
+  const last = q[q.length - 1];
+  if (!first || !last) throw new Error('a fiscal year needs its quarters');
+  const sum = <K extends string>(
+    pick: (p: PeriodStatements) => Record<K, number>,
+    keys: readonly K[],
+  ): Record<K, number> => {
+    const out = {} as Record<K, number>;
+    for (const key of keys) {
+      let total = 0;
+      for (const p of q) total += pick(p)[key];
+      out[key] = total;
+    }
+    return out;
+  };
+  const income = sum((p) => p.income, INCOME_FIELDS);
+  // Quarters before a split are restated into the year-end share terms.
+  const restated = (p: PeriodStatements, shares: number): number =>
+    (shares * p.shareFactor) / last.shareFactor;
+  const weighted = r0(q.reduce((acc, p) => acc + restated(p, p.income.weightedAverageShsOut), 0) / q.length);
+  const diluted = r0(
+    q.reduce((acc, p) => acc + restated(p, p.income.weightedAverageShsOutDil), 0) / q.length,
+  );
+  income.weightedAverageShsOut = weighted;
+  income.weightedAverageShsOutDil = diluted;
+  income.eps = round(income.netIncome / weighted, 2);
+  income.epsDiluted = round(income.netIncome / diluted, 2);
+  const cashFlow = sum((p) => p.cashFlow, CASH_FLOW_FIELDS);
+  cashFlow.cashAtBeginningOfPeriod = first.cashFlow.cashAtBeginningOfPeriod;
+  cashFlow.cashAtEndOfPeriod = last.cashFlow.cashAtEndOfPeriod;
+  return {
+    fiscalYear: last.fiscalYear,
+    quarter: 0,
+    startDay: first.startDay,
+    endDay: last.endDay,
+    announcementDay: last.announcementDay,
+    filingDay: last.filingDay,
+    shareFactor: last.shareFactor,
+    income,
+    balance: { ...last.balance },
+    cashFlow,
+  };
+}
+
+export interface StatementHeader {
+  symbol: string;
+  reportedCurrency: string;
+  cik: string | null;
+}
+
+/** FMP's JSON row for one statement of one period: identity fields first, then the statement's fields. */
+export function statementRow(
+  header: StatementHeader,
+  period: PeriodStatements,
+  kind: 'income' | 'balance-sheet' | 'cash-flow',
+): Record<string, string | number | null> {
+  const filing = fromDay(period.filingDay);
+  const seconds = (period.filingDay * 7919) % 86_400;
+  const hh = String(Math.floor(seconds / 3600) % 24).padStart(2, '0');
+  const mm = String(Math.floor(seconds / 60) % 60).padStart(2, '0');
+  const ss = String(seconds % 60).padStart(2, '0');
+  const row: Record<string, string | number | null> = {
+    date: fromDay(period.endDay),
+    symbol: header.symbol,
+    reportedCurrency: header.reportedCurrency,
+    cik: header.cik,
+    filingDate: filing,
+    acceptedDate: `${filing} ${hh}:${mm}:${ss}`,
+    fiscalYear: String(period.fiscalYear),
+    period: period.quarter === 0 ? 'FY' : `Q${period.quarter}`,
+  };
+  if (kind === 'income') for (const key of INCOME_FIELDS) row[key] = period.income[key];
+  else if (kind === 'balance-sheet') for (const key of BALANCE_FIELDS) row[key] = period.balance[key];
+  else for (const key of CASH_FLOW_FIELDS) row[key] = period.cashFlow[key];
+  return row;
+}

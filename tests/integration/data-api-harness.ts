@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { createDataApi, type DataApi } from '../../src/server/data-api/app.ts';
+import { openDatabase, type Database, type Db } from '../../src/server/db/client.ts';
+import { users } from '../../src/server/db/schema.ts';
+import { MemoryStore } from '../../src/server/rate-limit-store.ts';
+import { createApiKey } from '../../src/server/services/api-keys.ts';
+import { seedDemoData } from '../../src/server/services/market-data/seed/index.ts';
+
+/** The server secret of the harness's keys. */
+export const HARNESS_SECRET = 'data-api-harness-secret-0123456789abcdef';
+/** The day the demo data ends and the clock starts (a Friday). */
+export const HARNESS_AS_OF = '2026-11-20';
+
+export interface HarnessClock {
+  now: number;
+  advance(ms: number): void;
+}
+
+export interface DataApiHarness {
+  db: Db;
+  database: Database;
+  api: DataApi;
+  clock: HarnessClock;
+  store: MemoryStore;
+  /** A GET through the app; `query` is added to the URL, `headers` sent as given. */
+  request(path: string, query?: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
+  /** A verified account on `planCode` with a fresh API key. */
+  keyFor(planCode: string, options?: { verified?: boolean }): Promise<string>;
+  /** The account id behind a key made by keyFor. */
+  userOf(key: string): string;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Open this database instead of a fresh in-memory PGlite (it is seeded unless `seed` is false). */
+  database?: Database;
+  seed?: boolean;
+}
+
+/**
+ * The data API over a database seeded with the 'test' demo scale, a fake clock shared by the call
+ * budgets and the metering, and a helper that makes accounts with keys on any plan.
+ */
+export async function openDataApiHarness(options: HarnessOptions = {}): Promise<DataApiHarness> {
+  let database = options.database;
+  if (database === undefined) {
+    database = openDatabase({ dataDir: 'memory://', migrationsDir: path.resolve('db/migrations') });
+    await database.migrate();
+  }
+  const { db } = database;
+  if (options.seed !== false) await seedDemoData(db, { scale: 'test', asOf: HARNESS_AS_OF });
+  const clock: HarnessClock = {
+    now: Date.parse(`${HARNESS_AS_OF}T21:00:00Z`),
+    advance(ms) {
+      this.now += ms;
+    },
+  };
+  const store = new MemoryStore({ now: () => clock.now });
+  const api = createDataApi({
+    database: () => Promise.resolve(db),
+    store,
+    now: () => clock.now,
+    secret: HARNESS_SECRET,
+    flushIntervalMs: 60_000,
+  });
+  const owners = new Map<string, string>();
+  return {
+    db,
+    database,
+    api,
+    clock,
+    store,
+    request(pathname, query = {}, headers = {}) {
+      const search = new URLSearchParams(query).toString();
+      return Promise.resolve(api.app.request(`${pathname}${search === '' ? '' : `?${search}`}`, { headers }));
+    },
+    async keyFor(planCode, keyOptions = {}) {
+      const id = randomUUID();
+      const [user] = await db
+        .insert(users)
+        .values({
+          firebaseUid: `harness-${id}`,
+          email: `${id}@example.com`,
+          username: `user-${id}`,
+          planCode,
+          emailVerified: keyOptions.verified ?? true,
+        })
+        .returning({ id: users.id });
+      if (user === undefined) throw new Error('no user row');
+      const issued = await createApiKey(db, user.id, { secret: HARNESS_SECRET });
+      if (issued === null) throw new Error('no key');
+      owners.set(issued.key, user.id);
+      return issued.key;
+    },
+    userOf(key) {
+      const owner = owners.get(key);
+      if (owner === undefined) throw new Error('key not made by this harness');
+      return owner;
+    },
+    async close() {
+      await api.close();
+      await store.close();
+      if (options.database === undefined) await database.close();
+    },
+  };
+}
+
+/** Sets an account's flags the way an administrator or the identity sync would. */
+export async function updateAccount(
+  db: Db,
+  userId: string,
+  changes: Partial<Pick<typeof users.$inferInsert, 'blocked' | 'emailVerified' | 'planCode'>>,
+): Promise<void> {
+  await db.update(users).set(changes).where(eq(users.id, userId));
+}

@@ -1,0 +1,511 @@
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  BLOCKED_KEY_MESSAGE,
+  INVALID_KEY_MESSAGE,
+  MISSING_KEY_MESSAGE,
+  REVOKED_KEY_MESSAGE,
+  UNVERIFIED_KEY_MESSAGE,
+} from '../../src/server/data-api/access.ts';
+import { createDataApi } from '../../src/server/data-api/app.ts';
+import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
+import type { AccountsEnv } from '../../src/server/context.ts';
+import { handleApiError } from '../../src/server/errors.ts';
+import { accessKey, caller } from '../../src/server/middleware/caller.ts';
+import { apiUsageRoutes } from '../../src/server/routes/api-usage.ts';
+import { MemoryStore, RedisStore } from '../../src/server/rate-limit-store.ts';
+import { createApiKey } from '../../src/server/services/api-keys.ts';
+import { startSession } from '../../src/server/sessions.ts';
+import { accessTokenKey, signAccessToken, signPublicToken } from '../../src/server/tokens.ts';
+import {
+  HARNESS_SECRET,
+  openDataApiHarness,
+  updateAccount,
+  type DataApiHarness,
+} from './data-api-harness.ts';
+
+let h: DataApiHarness;
+let commercialKey: string;
+
+beforeAll(async () => {
+  h = await openDataApiHarness();
+  commercialKey = await h.keyFor('commercialEnterprise');
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+async function errorOf(res: Response): Promise<string> {
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(Object.keys(body)).toEqual(['Error Message']);
+  return String(body['Error Message']);
+}
+
+describe('every endpoint answers its documented contract', () => {
+  it('lists at least the endpoints clients of the FMP stable API rely on', () => {
+    const paths = new Set(ENDPOINTS.map((endpoint) => endpoint.path));
+    for (const path of [
+      'search-symbol',
+      'search-name',
+      'stock-list',
+      'etf-list',
+      'cryptocurrency-list',
+      'forex-list',
+      'commodities-list',
+      'index-list',
+      'quote',
+      'quote-short',
+      'batch-quote',
+      'profile',
+      'key-executives',
+      'stock-peers',
+      'historical-price-eod/light',
+      'historical-price-eod/full',
+      'historical-chart/1min',
+      'historical-chart/5min',
+      'historical-chart/15min',
+      'historical-chart/30min',
+      'historical-chart/1hour',
+      'historical-chart/4hour',
+      'income-statement',
+      'balance-sheet-statement',
+      'cash-flow-statement',
+      'key-metrics',
+      'ratios',
+      'financial-scores',
+      'owner-earnings',
+      'enterprise-values',
+      'discounted-cash-flow',
+      'levered-discounted-cash-flow',
+      'analyst-estimates',
+      'price-target-consensus',
+      'grades',
+      'dividends',
+      'splits',
+      'earnings',
+      'news/stock',
+      'news/crypto',
+      'news/forex',
+      'earning-call-transcript',
+      'biggest-gainers',
+      'biggest-losers',
+      'most-actives',
+      'sector-performance-snapshot',
+      'treasury-rates',
+      'economic-indicators',
+      'esg-ratings',
+      'insider-trading/latest',
+      'senate-latest',
+      'institutional-ownership/symbol-positions-summary',
+    ]) {
+      expect(paths, path).toContain(path);
+    }
+  });
+
+  it.each(ENDPOINTS.map((endpoint) => [endpoint.path, endpoint] as const))(
+    '%s answers its example with rows of exactly the documented fields and types',
+    async (path, endpoint) => {
+      const query = Object.fromEntries(new URLSearchParams(endpoint.example));
+      const res = await h.request(`/stable/${path}`, { ...query, apikey: commercialKey });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const rows = (await res.json()) as unknown[];
+      expect(Array.isArray(rows)).toBe(true);
+      expect(rows.length).toBeGreaterThan(0);
+      const strict = endpoint.row.strict();
+      const fields = Object.keys(endpoint.row.shape);
+      for (const row of rows) {
+        const parsed = strict.safeParse(row);
+        expect(parsed.success, parsed.error?.message).toBe(true);
+        expect(Object.keys(row as object)).toEqual(fields);
+        for (const value of Object.values(row as object)) {
+          if (typeof value === 'number') expect(Number.isFinite(value)).toBe(true);
+        }
+      }
+    },
+  );
+
+  it('documents every field and parameter of every endpoint', () => {
+    for (const endpoint of ENDPOINTS) {
+      for (const [name, field] of Object.entries(endpoint.row.shape)) {
+        expect((field as z.ZodType).description, `${endpoint.path} field ${name}`).toBeTruthy();
+      }
+      for (const [name, field] of Object.entries(endpoint.params.shape)) {
+        expect((field as z.ZodType).description, `${endpoint.path} parameter ${name}`).toBeTruthy();
+      }
+    }
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes every endpoint with its parameters and the fields of its rows', async () => {
+    const res = await h.request('/stable/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<
+        string,
+        {
+          get: {
+            parameters: { name: string; required: boolean }[];
+            responses: Record<
+              string,
+              { content?: Record<string, { schema: { items?: { properties: object } } }> }
+            >;
+          };
+        }
+      >;
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const endpoint of ENDPOINTS) {
+      const operation = doc.paths[`/stable/${endpoint.path}`]?.get;
+      expect(operation, endpoint.path).toBeDefined();
+      if (operation === undefined) continue;
+      expect(operation.parameters.map((p) => p.name)).toEqual(
+        expect.arrayContaining(Object.keys(endpoint.params.shape)),
+      );
+      const items = operation.responses['200']?.content?.['application/json']?.schema.items;
+      expect(Object.keys(items?.properties ?? {})).toEqual(Object.keys(endpoint.row.shape));
+      for (const status of ['400', '401', '402', '403', '404', '429']) {
+        expect(operation.responses[status], `${endpoint.path} ${status}`).toBeDefined();
+      }
+    }
+    expect(doc.paths['/stable/api-usage']).toBeDefined();
+  });
+});
+
+describe('keys', () => {
+  it('refuses a request without a key with 401 and says how to pass one', async () => {
+    const res = await h.request('/stable/quote', { symbol: 'AAPL' });
+    expect(res.status).toBe(401);
+    expect(await errorOf(res)).toBe(MISSING_KEY_MESSAGE);
+  });
+
+  it('refuses an unknown key with 401', async () => {
+    const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: 'not-a-real-key' });
+    expect(res.status).toBe(401);
+    expect(await errorOf(res)).toBe(INVALID_KEY_MESSAGE);
+  });
+
+  it('accepts the key in an apikey header as well as in the query', async () => {
+    const key = await h.keyFor('free');
+    const res = await h.request('/stable/quote', { symbol: 'AAPL' }, { apikey: key });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { symbol: string }[])[0]?.symbol).toBe('AAPL');
+  });
+
+  it('refuses an unverified account with 403 saying the email needs verifying', async () => {
+    const key = await h.keyFor('free', { verified: false });
+    const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: key });
+    expect(res.status).toBe(403);
+    expect(await errorOf(res)).toBe(UNVERIFIED_KEY_MESSAGE);
+  });
+
+  it('stops a key within 60 seconds of its account being blocked, with 403 saying so', async () => {
+    const key = await h.keyFor('free');
+    expect((await h.request('/stable/quote', { symbol: 'AAPL', apikey: key })).status).toBe(200);
+    await updateAccount(h.db, h.userOf(key), { blocked: true });
+    h.clock.advance(60_000);
+    const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: key });
+    expect(res.status).toBe(403);
+    expect(await errorOf(res)).toBe(BLOCKED_KEY_MESSAGE);
+  });
+
+  it('stops a replaced key within 60 seconds, with 401 pointing at the current key', async () => {
+    const key = await h.keyFor('free');
+    expect((await h.request('/stable/quote', { symbol: 'AAPL', apikey: key })).status).toBe(200);
+    const replacement = await createApiKey(h.db, h.userOf(key), { secret: HARNESS_SECRET });
+    h.clock.advance(60_000);
+    const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: key });
+    expect(res.status).toBe(401);
+    expect(await errorOf(res)).toBe(REVOKED_KEY_MESSAGE);
+    expect(
+      (await h.request('/stable/quote', { symbol: 'AAPL', apikey: replacement?.key ?? '' })).status,
+    ).toBe(200);
+  });
+
+  it('serves the signed-out public token the free sample with a small budget', async () => {
+    const token = await signPublicToken(accessTokenKey(HARNESS_SECRET), { now: new Date(h.clock.now) });
+    const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('RateLimit-Policy')).toBe('"minute";q=10;w=60, "day";q=100;w=86400');
+    const statements = await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: token });
+    expect(statements.status).toBe(402);
+  });
+});
+
+describe('plans', () => {
+  it('answers 402 naming the cheapest plan that covers the endpoint', async () => {
+    const key = await h.keyFor('free');
+    const res = await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: key });
+    expect(res.status).toBe(402);
+    expect(await errorOf(res)).toBe(
+      'Your Free plan does not cover the income-statement endpoint. It is included in the Starter plan and above: see /developer/docs/pricing.',
+    );
+  });
+
+  it('answers 402 for a symbol outside the plan and names the plan that covers it', async () => {
+    const sample = (await h.api.directory.get()).all();
+    const usStock = sample.find((s) => s.assetType === 'stock' && s.exchange === 'NASDAQ' && !s.sample);
+    const pair = sample.find((s) => s.assetType === 'forex' && !s.sample);
+    if (usStock === undefined || pair === undefined)
+      throw new Error('the demo data lacks symbols outside the sample');
+    const free = await h.keyFor('free');
+    const outside = await h.request('/stable/quote', { symbol: usStock.symbol, apikey: free });
+    expect(outside.status).toBe(402);
+    expect(await errorOf(outside)).toBe(
+      `Your Free plan does not cover the symbol ${usStock.symbol}. It is included in the Starter plan and above: see /developer/docs/pricing.`,
+    );
+    const starter = await h.keyFor('starterT1');
+    expect((await h.request('/stable/quote', { symbol: usStock.symbol, apikey: starter })).status).toBe(200);
+    const res = await h.request('/stable/quote', { symbol: pair.symbol, apikey: starter });
+    expect(res.status).toBe(402);
+    expect(await errorOf(res)).toBe(
+      `Your Starter plan does not cover the symbol ${pair.symbol}. It is included in the Power plan and above: see /developer/docs/pricing.`,
+    );
+  });
+
+  it('answers 402 for quarterly statements on an annual-only plan', async () => {
+    const key = await h.keyFor('starterT1');
+    expect((await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: key })).status).toBe(200);
+    const res = await h.request('/stable/income-statement', {
+      symbol: 'AAPL',
+      period: 'quarter',
+      apikey: key,
+    });
+    expect(res.status).toBe(402);
+    expect(await errorOf(res)).toContain('Professional');
+  });
+
+  it('applies a plan change within 60 seconds', async () => {
+    const key = await h.keyFor('free');
+    expect((await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: key })).status).toBe(402);
+    await updateAccount(h.db, h.userOf(key), { planCode: 'monthlyT2' });
+    h.clock.advance(60_000);
+    const res = await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('RateLimit-Policy')).toBe('"minute";q=120;w=60, "day";q=50000;w=86400');
+  });
+});
+
+describe('errors', () => {
+  it('answers an unknown endpoint with 404 in the FMP shape', async () => {
+    const res = await h.request('/stable/no-such-thing', { apikey: commercialKey });
+    expect(res.status).toBe(404);
+    expect(await errorOf(res)).toContain('/stable/no-such-thing');
+  });
+
+  it('answers a missing parameter with 400 naming it', async () => {
+    const res = await h.request('/stable/quote', { apikey: commercialKey });
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toBe('Missing required parameter "symbol".');
+  });
+
+  it('answers an invalid parameter with 400 naming it and the rule', async () => {
+    const res = await h.request('/stable/historical-price-eod/full', {
+      symbol: 'AAPL',
+      from: '2026-02-30',
+      apikey: commercialKey,
+    });
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toBe('Invalid value for parameter "from": is not a real date.');
+  });
+
+  it('refuses CSV on an endpoint that only answers JSON', async () => {
+    const res = await h.request('/stable/quote', { symbol: 'AAPL', datatype: 'csv', apikey: commercialKey });
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toContain('"datatype"');
+  });
+});
+
+describe('limits', () => {
+  it('refuses the sixth call in a minute on the free plan with 429 and Retry-After, then lets calls through again', async () => {
+    const key = await h.keyFor('free');
+    for (let call = 1; call <= 5; call += 1) {
+      const res = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
+      expect(res.status).toBe(200);
+      // t counts down to the moment the oldest call of the window leaves it (calls are 1 s apart).
+      expect(res.headers.get('RateLimit')).toBe(
+        `"minute";r=${5 - call};t=${61 - call}, "day";r=${250 - call};t=${86_401 - call}`,
+      );
+      h.clock.advance(1000);
+    }
+    const refused = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toBe('55');
+    expect(await errorOf(refused)).toBe(
+      'Limit reached: the Free plan allows 5 calls per minute. Try again in 55 seconds, or upgrade your plan for higher limits.',
+    );
+    h.clock.advance(55_000);
+    expect((await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key })).status).toBe(200);
+  });
+
+  it('refuses the 251st call of a day on the free plan until the oldest call leaves the 24-hour window', async () => {
+    const key = await h.keyFor('free');
+    const start = h.clock.now;
+    for (let call = 1; call <= 250; call += 1) {
+      const res = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
+      expect(res.status).toBe(200);
+      h.clock.advance(15_000);
+    }
+    const refused = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('Retry-After'));
+    expect(retryAfter).toBe(Math.ceil((start + 86_400_000 - h.clock.now) / 1000));
+    expect(await errorOf(refused)).toContain('250 calls per day');
+    h.clock.advance(retryAfter * 1000);
+    expect((await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key })).status).toBe(200);
+  });
+});
+
+describe('limits shared through Redis', () => {
+  it('count the calls of one key against one budget across two instances of the service', async () => {
+    const prefix = `data-api-test:${randomUUID()}:`;
+    const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const stores = [
+      new RedisStore(url, { prefix, fallback: new MemoryStore() }),
+      new RedisStore(url, { prefix, fallback: new MemoryStore() }),
+    ];
+    const instances = stores.map((store) =>
+      createDataApi({ database: () => Promise.resolve(h.db), store, secret: HARNESS_SECRET }),
+    );
+    try {
+      const key = await h.keyFor('free');
+      const statuses: number[] = [];
+      for (let call = 0; call < 6; call += 1) {
+        const instance = instances[call % 2];
+        const res = await instance?.app.request(`/stable/quote-short?symbol=AAPL&apikey=${key}`);
+        statuses.push(res?.status ?? 0);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await Promise.all(instances.map((instance) => instance.close()));
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+});
+
+describe('usage', () => {
+  it('counts calls and bytes per endpoint and day, readable through the usage endpoint', async () => {
+    const key = await h.keyFor('commercialEnterprise');
+    let quoteBytes = 0;
+    for (let call = 0; call < 3; call += 1) {
+      const res = await h.request('/stable/quote', { symbol: 'MSFT', apikey: key });
+      quoteBytes += (await res.arrayBuffer()).byteLength;
+    }
+    const profile = await h.request('/stable/profile', { symbol: 'MSFT', apikey: key });
+    const profileBytes = (await profile.arrayBuffer()).byteLength;
+    // A refused call counts too: it was answered, and it used the budget.
+    const refused = await h.request('/stable/quote', { apikey: key });
+    expect(refused.status).toBe(400);
+    quoteBytes += (await refused.arrayBuffer()).byteLength;
+    await h.api.meter.flush();
+    const res = await h.request('/stable/api-usage', { apikey: key });
+    expect(res.status).toBe(200);
+    const day = new Date(h.clock.now).toISOString().slice(0, 10);
+    expect(await res.json()).toEqual([
+      { date: day, endpoint: 'profile', calls: 1, bytes: profileBytes },
+      { date: day, endpoint: 'quote', calls: 4, bytes: quoteBytes },
+    ]);
+  });
+});
+
+describe('usage on the dashboard', () => {
+  it('shows the signed-in owner the calls of every key the account has had, and nobody else', async () => {
+    const key = await h.keyFor('commercialEnterprise');
+    const userId = h.userOf(key);
+    const before = await h.request('/stable/quote', { symbol: 'NVDA', apikey: key });
+    const replacement = await createApiKey(h.db, userId, { secret: HARNESS_SECRET });
+    const after = await h.request('/stable/quote', { symbol: 'NVDA', apikey: replacement?.key ?? '' });
+    const bytes = (await before.arrayBuffer()).byteLength + (await after.arrayBuffer()).byteLength;
+    await h.api.meter.flush();
+
+    const accounts = new Hono<AccountsEnv>()
+      .use(async (c, next) => {
+        c.set('db', h.db);
+        await next();
+      })
+      .use(caller())
+      .route('/portal', apiUsageRoutes);
+    accounts.onError(handleApiError);
+    const session = await startSession(h.db, userId);
+    const token = await signAccessToken(accessKey(), {
+      userId,
+      role: 'user',
+      plan: 'commercialEnterprise',
+      sessionId: session.sessionId,
+    });
+    const res = await accounts.request('/portal/user/api-usage?days=7', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { from: string; to: string; usage: unknown[] };
+    expect(body.usage).toEqual([
+      {
+        date: new Date(h.clock.now).toISOString().slice(0, 10),
+        endpoint: 'quote',
+        calls: 2,
+        bytes,
+      },
+    ]);
+    expect((await accounts.request('/portal/user/api-usage')).status).toBe(401);
+    const tooMany = await accounts.request('/portal/user/api-usage?days=1000', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(tooMany.status).toBe(400);
+  });
+});
+
+describe('answers', () => {
+  it('carry ETag, Cache-Control, open CORS and the demo-data label, and a matching If-None-Match gets 304', async () => {
+    const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: commercialKey });
+    expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');
+    expect(res.headers.get('Access-Control-Allow-Credentials')).toBeNull();
+    expect(res.headers.get('X-Data-Source')).toBe('demo');
+    expect(res.headers.get('Cache-Control')).toMatch(/^private, max-age=\d+$/);
+    const etag = res.headers.get('ETag') ?? '';
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await h.request(
+      '/stable/quote',
+      { symbol: 'AAPL', apikey: commercialKey },
+      { 'If-None-Match': etag },
+    );
+    expect(again.status).toBe(304);
+  });
+
+  it('answer a CORS preflight for the apikey header', async () => {
+    const res = await h.api.app.request('/stable/quote', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.org', 'Access-Control-Request-Headers': 'apikey' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('Access-Control-Allow-Headers')).toContain('apikey');
+  });
+
+  it('come as CSV with a header row when datatype=csv is asked of a list', async () => {
+    const res = await h.request('/stable/stock-list', { datatype: 'csv', apikey: commercialKey });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toContain('text/csv');
+    const lines = (await res.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('symbol,companyName');
+    expect(lines).toContain('AAPL,Apple Inc.');
+  });
+
+  it('are logged without the API key', async () => {
+    const lines: string[] = [];
+    const logged = createDataApi({
+      database: () => Promise.resolve(h.db),
+      store: h.store,
+      now: () => h.clock.now,
+      secret: HARNESS_SECRET,
+      accessLog: (line) => lines.push(line),
+    });
+    await logged.app.request(`/stable/quote?symbol=AAPL&apikey=${commercialKey}`);
+    await logged.close();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('/stable/quote?symbol=AAPL&apikey=');
+    expect(lines[0]).not.toContain(commercialKey);
+  });
+});
