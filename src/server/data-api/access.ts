@@ -1,5 +1,6 @@
+import { hash } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
-import { hmacHex, serverSecret } from '../crypto.ts';
+import { serverSecret } from '../crypto.ts';
 import type { Db } from '../db/client.ts';
 import { pricePlans, type PricePlan } from '../db/schema.ts';
 import { findActiveKey, type ApiKeyRefusal } from '../services/api-keys.ts';
@@ -72,7 +73,7 @@ function looksLikeJwt(value: string): boolean {
 }
 
 /**
- * Decides who a data API request speaks for. Verdicts are cached briefly (keyed by the key's HMAC,
+ * Decides who a data API request speaks for. Verdicts are cached briefly (keyed by the key's SHA-256,
  * never the key itself) so the hot path costs no database round trip; a blocked, revoked or
  * downgraded key stops working within KEY_CACHE_TTL_MS + PLAN_CACHE_TTL_MS.
  */
@@ -100,7 +101,9 @@ export class KeyChecker {
     if (value === '') return { status: 401, message: MISSING_KEY_MESSAGE };
     if (looksLikeJwt(value)) return this.checkToken(value);
     const secret = this.secret();
-    const cacheKey = hmacHex(secret, value);
+    // A plain digest names the cache entry (the key itself is never kept); the keyed HMAC the
+    // database needs is computed only on a miss.
+    const cacheKey = hash('sha256', value, 'base64url');
     const now = this.now();
     let cached = this.verdicts.get(cacheKey);
     if (cached === undefined || cached.expiresAt <= now) {

@@ -31,8 +31,16 @@ export const UNKNOWN_ENDPOINT_MESSAGE = (path: string): string =>
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again later.';
 export const UNAVAILABLE_MESSAGE = 'The data service is temporarily unavailable. Please try again shortly.';
 
-/** Headers every cross-origin client may read. */
-const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After, ETag, X-Data-Source';
+/** Open CORS without credentials; every header a client needs is readable cross-origin. */
+const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'RateLimit, RateLimit-Policy, Retry-After, ETag, X-Data-Source',
+};
+
+/** Answers kept for repeated identical requests (bounded; least recently stored go first). */
+const ANSWER_CACHE_SIZE = 2_000;
+/** Longest an answer is served from the cache, whatever the endpoint's max-age. */
+const ANSWER_CACHE_MAX_SECONDS = 15;
 
 export interface DataApiOptions {
   database?: () => Promise<Db>;
@@ -58,15 +66,16 @@ export interface DataApi {
 
 type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 429 | 500 | 503;
 
-function errorAnswer(
-  c: Context,
+/** An error in FMP's shape with the given status; never cached. */
+function errorResponse(
   status: ErrorStatus,
   message: string,
-  headers: Record<string, string> = {},
+  headers: Record<string, string> = CORS_HEADERS,
 ): Response {
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-  c.header('Cache-Control', 'no-store');
-  return c.json({ 'Error Message': message }, status);
+  return new Response(JSON.stringify({ 'Error Message': message }), {
+    status,
+    headers: { ...headers, 'Cache-Control': 'no-store', 'Content-Type': 'application/json; charset=utf-8' },
+  });
 }
 
 /** `Invalid value for parameter "limit": must be at most 1000` — the first problem, naming its parameter. */
@@ -90,6 +99,36 @@ function etagOf(body: string): string {
 interface Serialized {
   body: string;
   etag: string;
+  bytes: number;
+}
+
+/** A small LRU of serialized answers with expiry times. */
+class AnswerCache {
+  private readonly entries = new Map<string, { value: Serialized; expiresAt: number }>();
+  private readonly max: number;
+
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  get(key: string, now: number): Serialized | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: Serialized, expiresAt: number): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.max) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done !== true) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { value, expiresAt });
+  }
 }
 
 // Services hand out the same memoized array while it is fresh; its JSON and ETag are kept beside it
@@ -99,12 +138,12 @@ const jsonOfRows = new WeakMap<object, Serialized>();
 function serialized(rows: unknown[], csvColumns: string[] | undefined): Serialized {
   if (csvColumns !== undefined) {
     const body = toCsv(rows as Record<string, unknown>[], csvColumns);
-    return { body, etag: etagOf(body) };
+    return { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
   }
   const known = jsonOfRows.get(rows);
   if (known !== undefined) return known;
   const body = JSON.stringify(rows);
-  const result = { body, etag: etagOf(body) };
+  const result = { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
   jsonOfRows.set(rows, result);
   return result;
 }
@@ -184,24 +223,28 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     return `Your ${caller.plan.name} plan does not cover ${subject}. ${upgrade}`;
   };
 
+  const answers = new AnswerCache(ANSWER_CACHE_SIZE);
+
   const serve = async (c: Context, endpoint: EndpointDefinition): Promise<Response> => {
+    // Every header of the answer goes into one plain object, turned into a Response once.
+    const headers: Record<string, string> = { ...CORS_HEADERS };
     const caller: DataCaller | AccessRefusal = await keys.check(
       c.req.query('apikey') ?? c.req.header('apikey'),
     );
-    if ('status' in caller) return errorAnswer(c, caller.status, caller.message);
+    if ('status' in caller) return errorResponse(caller.status, caller.message, headers);
 
     const metered = endpoint !== usage;
     if (metered) {
       const subject = caller.kind === 'key' ? `key:${caller.keyId}` : ipKey(c);
       const store = options.store ?? sharedRateLimitStore();
       const verdict = await countCall(store, subject, caller.limits);
-      for (const [name, value] of Object.entries(verdict.headers)) c.header(name, value);
+      Object.assign(headers, verdict.headers);
       if (verdict.refusal !== undefined) {
-        return errorAnswer(c, 429, limitMessage(verdict.refusal, caller.plan.name));
+        return errorResponse(429, limitMessage(verdict.refusal, caller.plan.name), headers);
       }
     }
 
-    const answer = await respond(c, endpoint, caller);
+    const answer = await respond(c, endpoint, caller, headers);
     if (metered && caller.kind === 'key') meter.record(caller.keyId, endpoint.path, answer.bytes);
     return answer.response;
   };
@@ -211,11 +254,12 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     c: Context,
     endpoint: EndpointDefinition,
     caller: DataCaller,
+    headers: Record<string, string>,
   ): Promise<{ response: Response; bytes: number }> => {
-    const refuse = (status: ErrorStatus, message: string): { response: Response; bytes: number } => ({
-      response: errorAnswer(c, status, message),
-      bytes: Buffer.byteLength(JSON.stringify({ 'Error Message': message })),
-    });
+    const refuse = (status: ErrorStatus, message: string): { response: Response; bytes: number } => {
+      const response = errorResponse(status, message, headers);
+      return { response, bytes: Buffer.byteLength(JSON.stringify({ 'Error Message': message })) };
+    };
     const refuseForPlan = async (
       tier: number,
       subject: string,
@@ -257,57 +301,74 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
         source = known.some((security) => security.source === 'demo') ? 'demo' : 'imported';
     }
 
-    let rows: unknown[];
-    try {
-      if (endpoint === usage) {
-        if (caller.kind !== 'key') {
-          return refuse(401, 'Usage is kept per API key: call this endpoint with your API key.');
+    const csv = format === 'csv';
+    // Answers depend on the parameters and, through the default history range, on the plan's
+    // history; within an endpoint's max-age they are served again without running the handler.
+    const cacheKey =
+      endpoint.maxAge > 0
+        ? `${endpoint.path}|${format}|${String(caller.plan.historyYears)}|${JSON.stringify(params)}`
+        : undefined;
+    let cached = cacheKey === undefined ? undefined : answers.get(cacheKey, now());
+    if (cached === undefined) {
+      let rows: unknown[];
+      try {
+        if (endpoint === usage) {
+          if (caller.kind !== 'key') {
+            return refuse(401, 'Usage is kept per API key: call this endpoint with your API key.');
+          }
+          const range = usageRange(params, new Date(now()));
+          if (typeof range === 'string') return refuse(400, range);
+          rows = await usageForKey(await database(), caller.keyId, range);
+        } else {
+          rows = await endpoint.handler({
+            db: await database(),
+            params,
+            plan: caller.plan,
+            symbols,
+            now: new Date(now()),
+          });
         }
-        const range = usageRange(params, new Date(now()));
-        if (typeof range === 'string') return refuse(400, range);
-        rows = await usageForKey(await database(), caller.keyId, range);
-      } else {
-        rows = await endpoint.handler({
-          db: await database(),
-          params,
-          plan: caller.plan,
-          symbols,
-          now: new Date(now()),
-        });
+      } catch (error) {
+        if (error instanceof DataApiError) return refuse(error.status, error.message);
+        if (error instanceof PlanRequiredError) return refuseForPlan(error.tier, error.subject);
+        throw error;
       }
-    } catch (error) {
-      if (error instanceof DataApiError) return refuse(error.status, error.message);
-      if (error instanceof PlanRequiredError) return refuseForPlan(error.tier, error.subject);
-      throw error;
+      cached = serialized(rows, csv ? Object.keys(endpoint.row.shape) : undefined);
+      if (cacheKey !== undefined) {
+        answers.set(cacheKey, cached, now() + Math.min(endpoint.maxAge, ANSWER_CACHE_MAX_SECONDS) * 1000);
+      }
     }
 
-    const csv = format === 'csv';
-    const { body, etag } = serialized(rows, csv ? Object.keys(endpoint.row.shape) : undefined);
-    c.header('ETag', etag);
-    c.header('Cache-Control', endpoint.maxAge > 0 ? `private, max-age=${endpoint.maxAge}` : 'no-cache');
-    c.header('X-Data-Source', source);
-    c.header('Vary', 'apikey');
-    const bytes = Buffer.byteLength(body);
-    if (matchesEtag(c.req.header('if-none-match'), etag)) return { response: c.body(null, 304), bytes: 0 };
-    if (csv) {
-      c.header('Content-Type', 'text/csv; charset=utf-8');
-      c.header('Content-Disposition', `inline; filename="${endpoint.path.replaceAll('/', '-')}.csv"`);
-      return { response: c.body(body), bytes };
+    const { body, etag, bytes } = cached;
+    headers.ETag = etag;
+    headers['Cache-Control'] = endpoint.maxAge > 0 ? `private, max-age=${endpoint.maxAge}` : 'no-cache';
+    headers['X-Data-Source'] = source;
+    headers.Vary = 'apikey';
+    if (matchesEtag(c.req.header('if-none-match'), etag)) {
+      return { response: new Response(null, { status: 304, headers }), bytes: 0 };
     }
-    c.header('Content-Type', 'application/json; charset=utf-8');
-    return { response: c.body(body), bytes };
+    if (csv) {
+      headers['Content-Type'] = 'text/csv; charset=utf-8';
+      headers['Content-Disposition'] = `inline; filename="${endpoint.path.replaceAll('/', '-')}.csv"`;
+    } else {
+      headers['Content-Type'] = 'application/json; charset=utf-8';
+    }
+    return { response: new Response(body, { status: 200, headers }), bytes };
   };
 
   const app = new Hono()
     .use(async (c, next) => {
       const started = performance.now();
-      c.header('Access-Control-Allow-Origin', '*');
-      c.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
       if (c.req.method === 'OPTIONS') {
-        c.header('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
-        c.header('Access-Control-Allow-Headers', 'apikey, if-none-match, content-type');
-        c.header('Access-Control-Max-Age', '86400');
-        return c.body(null, 204);
+        return new Response(null, {
+          status: 204,
+          headers: {
+            ...CORS_HEADERS,
+            'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+            'Access-Control-Allow-Headers': 'apikey, if-none-match, content-type',
+            'Access-Control-Max-Age': '86400',
+          },
+        });
       }
       await next();
       if (accessLog !== undefined) {
@@ -321,29 +382,34 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
       return undefined;
     })
     .route('/', healthRoutes({ database: () => checkDatabase() }))
-    .get('/stable/openapi.json', (c) => {
+    .get('/stable/openapi.json', () => {
       openApiBody ??= JSON.stringify(openApiDocument([...endpoints, usage], { version: API_VERSION }));
-      c.header('Cache-Control', 'public, max-age=300');
-      c.header('Content-Type', 'application/json; charset=utf-8');
-      return c.body(openApiBody);
+      return new Response(openApiBody, {
+        headers: {
+          ...CORS_HEADERS,
+          'Cache-Control': 'public, max-age=300',
+          'Content-Type': 'application/json; charset=utf-8',
+        },
+      });
     })
     .get('/stable/*', (c) => {
       const path = c.req.path.slice('/stable/'.length).replace(/\/+$/, '');
       const endpoint = path === usage.path ? usage : byPath.get(path);
-      if (endpoint === undefined) return errorAnswer(c, 404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path));
+      if (endpoint === undefined) return errorResponse(404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path));
       return serve(c, endpoint);
     })
-    .notFound((c) => errorAnswer(c, 404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path)))
+    .notFound((c) => errorResponse(404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path)))
     .onError((error, c) => {
       const line = `[data-api] GET ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
       if (isDatabaseUnavailable(error)) {
         console.warn(redactSecrets(line));
-        return errorAnswer(c, 503, UNAVAILABLE_MESSAGE, {
+        return errorResponse(503, UNAVAILABLE_MESSAGE, {
+          ...CORS_HEADERS,
           'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
         });
       }
       console.error(redactSecrets(line));
-      return errorAnswer(c, 500, INTERNAL_ERROR_MESSAGE);
+      return errorResponse(500, INTERNAL_ERROR_MESSAGE);
     });
 
   return {

@@ -52,6 +52,8 @@ export class UsageMeter {
   private readonly intervalMs: number;
   private readonly warn: (message: string) => void;
   private warned = false;
+  /** The current UTC day and when it ends, so most calls skip formatting a date. */
+  private day = { name: '', endsAt: 0 };
 
   constructor(options: UsageMeterOptions) {
     this.database = options.database;
@@ -62,7 +64,12 @@ export class UsageMeter {
 
   /** Counts one answered call; starts the flush timer on first use. */
   record(apiKeyId: string, endpoint: string, bytes: number): void {
-    const day = new Date(this.now()).toISOString().slice(0, 10);
+    const now = this.now();
+    if (now >= this.day.endsAt || now < this.day.endsAt - 86_400_000) {
+      const start = now - (now % 86_400_000);
+      this.day = { name: new Date(start).toISOString().slice(0, 10), endsAt: start + 86_400_000 };
+    }
+    const day = this.day.name;
     const id = `${apiKeyId}|${day}|${endpoint}`;
     const entry = this.pending.get(id);
     if (entry === undefined) this.pending.set(id, { apiKeyId, day, endpoint, calls: 1, bytes });

@@ -157,7 +157,7 @@ export async function loadSymbolDirectory(db: Db, now: number = Date.now()): Pro
 
 /**
  * A directory that reloads itself when older than DIRECTORY_TTL_MS; concurrent callers share one load,
- * and a failed reload keeps serving the previous directory.
+ * and a failed or running reload keeps serving the previous directory.
  */
 export class CachedDirectory {
   private current: SymbolDirectory | undefined;
@@ -170,6 +170,10 @@ export class CachedDirectory {
     this.clock = clock;
   }
 
+  /**
+   * The loaded directory; a stale one is still served while the reload runs in the background, so
+   * no request waits for 70,000 rows except the very first.
+   */
   async get(): Promise<SymbolDirectory> {
     const current = this.current;
     if (current !== undefined && this.clock() - current.loadedAt < DIRECTORY_TTL_MS) return current;
@@ -182,8 +186,10 @@ export class CachedDirectory {
       .finally(() => {
         this.loading = undefined;
       });
-    if (current !== undefined) return this.loading.catch(() => current);
-    return this.loading;
+    if (current === undefined) return this.loading;
+    // A failed reload keeps the previous directory; the next request tries again.
+    this.loading.catch(() => undefined);
+    return current;
   }
 
   /** Forgets the loaded directory (after a seed or import in this process). */

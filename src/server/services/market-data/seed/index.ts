@@ -706,9 +706,6 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
       },
     });
 
-  // Let the database recycle the write-ahead log the bulk load left behind (hundreds of megabytes).
-  if (skipTriggers) await db.execute(sql`checkpoint`).catch(() => undefined);
-
   const counts: Record<string, number> = {};
   for (const buffer of Object.values(out)) counts[buffer.shape.name] = buffer.written;
   counts[getTableName(datasetInfo)] = 1;
