@@ -227,3 +227,53 @@ for (const theme of ['light', 'dark'] as const) {
     }
   });
 }
+
+test.describe('API usage on the dashboard', () => {
+  test('a developer’s calls to the data API show up as today’s usage against the daily limit and per endpoint', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    const account = await createAccount(request, { verified: true });
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    await openPage(page, DASHBOARD);
+
+    const usage = page.getByRole('region', { name: 'API usage' });
+    await expect(usage.getByRole('heading', { name: 'No calls yet' })).toBeVisible();
+    await expect(usage.getByText('0 of 250 calls today')).toBeVisible();
+    await expect(usage.getByText('apikey=YOUR_API_KEY')).toBeVisible();
+
+    const key = await apiKeyOf(page);
+    const dataApi = new URL(baseURL ?? '');
+    dataApi.port = process.env.E2E_DATA_API_PORT ?? '4352';
+    for (let call = 0; call < 2; call += 1) {
+      const answer = await request.get(new URL(`/stable/quote?symbol=AAPL&apikey=${key}`, dataApi).href);
+      expect(answer.status(), await answer.text()).toBe(200);
+    }
+
+    // Calls are written in batches every few seconds: refresh until they are counted.
+    await expect(async () => {
+      await usage.getByRole('button', { name: 'Refresh' }).click();
+      await expect(usage.getByText('2 of 250 calls today')).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000, intervals: [1_000] });
+    await expect(usage.getByRole('meter', { name: 'Calls today against the daily limit' })).toHaveAttribute(
+      'aria-valuenow',
+      '2',
+    );
+    await expect(usage.getByText('Up to 5 calls per minute.')).toBeVisible();
+    const endpoints = usage.getByRole('region', { name: 'By endpoint' });
+    await expect(endpoints.getByRole('row', { name: /^quote 2 / })).toBeVisible();
+    await expect(usage.getByRole('heading', { name: 'No calls yet' })).toHaveCount(0);
+
+    await usage.getByText('Calls per day as a table').click();
+    await expect(
+      usage.getByRole('table', { name: 'Calls per day, oldest first' }).getByRole('row'),
+    ).toHaveCount(31);
+    const results = await new AxeBuilder({ page }).include('.usage').analyze();
+    expect(
+      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
+  });
+});
