@@ -56,6 +56,8 @@ const REFUSALS: Record<ApiKeyRefusal, AccessRefusal> = {
 
 interface CachedVerdict {
   expiresAt: number;
+  /** The caller made from this verdict, with the catalogue it was priced from. */
+  caller?: { plans: object; value: DataCaller };
   verdict:
     { ok: true; keyId: string; userId: string; planCode: string } | { ok: false; refusal: AccessRefusal };
 }
@@ -100,27 +102,39 @@ export class KeyChecker {
     const value = key?.trim() ?? '';
     if (value === '') return { status: 401, message: MISSING_KEY_MESSAGE };
     if (looksLikeJwt(value)) return this.checkToken(value);
-    const secret = this.secret();
     // A plain digest names the cache entry (the key itself is never kept); the keyed HMAC the
     // database needs is computed only on a miss.
     const cacheKey = hash('sha256', value, 'base64url');
     const now = this.now();
     let cached = this.verdicts.get(cacheKey);
     if (cached === undefined || cached.expiresAt <= now) {
-      cached = { expiresAt: now + KEY_CACHE_TTL_MS, verdict: await this.lookUp(value, secret) };
+      cached = { expiresAt: now + KEY_CACHE_TTL_MS, verdict: await this.lookUp(value, this.secret()) };
       if (this.verdicts.size >= MAX_CACHED_KEYS) this.evictExpired(now);
       this.verdicts.set(cacheKey, cached);
     }
     const { verdict } = cached;
     if (!verdict.ok) return verdict.refusal;
-    const plan = await this.plan(verdict.planCode);
-    return {
-      kind: 'key',
-      keyId: verdict.keyId,
-      userId: verdict.userId,
-      plan: { code: plan.code, name: plan.name, dataTier: plan.dataTier, historyYears: plan.historyYears },
-      limits: { perMinute: plan.callsPerMinute, perDay: plan.callsPerDay },
-    };
+    const plans = await this.catalogue();
+    // The caller is built once per verdict and plan catalogue, not on every request.
+    if (cached.caller?.plans !== plans) {
+      const plan = plans.byCode.get(verdict.planCode) ?? (await this.plan(verdict.planCode));
+      cached.caller = {
+        plans,
+        value: {
+          kind: 'key',
+          keyId: verdict.keyId,
+          userId: verdict.userId,
+          plan: {
+            code: plan.code,
+            name: plan.name,
+            dataTier: plan.dataTier,
+            historyYears: plan.historyYears,
+          },
+          limits: { perMinute: plan.callsPerMinute, perDay: plan.callsPerDay },
+        },
+      };
+    }
+    return cached.caller.value;
   }
 
   private async lookUp(key: string, secret: string): Promise<CachedVerdict['verdict']> {

@@ -18,11 +18,27 @@ interface Policy {
   windowMs: number;
 }
 
-function policiesOf(limits: CallLimits): Policy[] {
-  const policies: Policy[] = [];
-  if (limits.perMinute !== null)
-    policies.push({ name: 'minute', limit: limits.perMinute, windowMs: MINUTE_MS });
-  if (limits.perDay !== null) policies.push({ name: 'day', limit: limits.perDay, windowMs: DAY_MS });
+interface Policies {
+  list: Policy[];
+  /** The RateLimit-Policy header, the same for every call under these limits. */
+  header: string;
+}
+
+// A handful of plans: their policies and header text are built once.
+const policyCache = new Map<string, Policies>();
+
+function policiesOf(limits: CallLimits): Policies {
+  const id = `${String(limits.perMinute)}|${String(limits.perDay)}`;
+  const known = policyCache.get(id);
+  if (known !== undefined) return known;
+  const list: Policy[] = [];
+  if (limits.perMinute !== null) list.push({ name: 'minute', limit: limits.perMinute, windowMs: MINUTE_MS });
+  if (limits.perDay !== null) list.push({ name: 'day', limit: limits.perDay, windowMs: DAY_MS });
+  const header = list
+    .map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.windowMs / 1000}`)
+    .join(', ');
+  const policies = { list, header };
+  if (policyCache.size < 1000) policyCache.set(id, policies);
   return policies;
 }
 
@@ -36,7 +52,7 @@ export async function countCall(
   subject: string,
   limits: CallLimits,
 ): Promise<LimitVerdict> {
-  const policies = policiesOf(limits);
+  const { list: policies, header } = policiesOf(limits);
   const results: { policy: Policy; result: RateLimitResult }[] = [];
   for (const policy of policies) {
     const result = await store.hit(`data-${policy.name}:${subject}`, policy.windowMs, policy.limit);
@@ -45,9 +61,7 @@ export async function countCall(
   }
   const headers: Record<string, string> = {};
   if (policies.length > 0) {
-    headers['RateLimit-Policy'] = policies
-      .map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.windowMs / 1000}`)
-      .join(', ');
+    headers['RateLimit-Policy'] = header;
     headers.RateLimit = results
       .map(({ policy, result }) => `"${policy.name}";r=${result.remaining};t=${resetSeconds(result)}`)
       .join(', ');
