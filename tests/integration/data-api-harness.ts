@@ -107,6 +107,27 @@ export async function openDataApiHarness(options: HarnessOptions = {}): Promise<
   };
 }
 
+/** One answer of the data API, split into what tests look at. */
+export interface StableAnswer {
+  status: number;
+  rows: Record<string, unknown>[];
+  /** The "Error Message" of a refusal; '' for rows. */
+  error: string;
+}
+
+/** GET /stable/<path> with a key, answered as rows or as the refusal's message. */
+export async function stableAnswer(
+  h: DataApiHarness,
+  path: string,
+  query: Record<string, string>,
+  key: string,
+): Promise<StableAnswer> {
+  const res = await h.request(`/stable/${path}`, { ...query, apikey: key });
+  const body = (await res.json()) as Record<string, unknown>[] | { 'Error Message': string };
+  if (Array.isArray(body)) return { status: res.status, rows: body, error: '' };
+  return { status: res.status, rows: [], error: body['Error Message'] };
+}
+
 /** Sets an account's flags the way an administrator or the identity sync would. */
 export async function updateAccount(
   db: Db,

@@ -12,7 +12,13 @@ import {
   CASH_FLOW_FIELDS,
   INCOME_STATEMENT_FIELDS,
 } from '../../src/server/services/market-data/statements.ts';
-import { HARNESS_AS_OF, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
+import {
+  HARNESS_AS_OF,
+  openDataApiHarness,
+  type DataApiHarness,
+  stableAnswer,
+  type StableAnswer,
+} from './data-api-harness.ts';
 
 type Row = Record<string, unknown>;
 
@@ -34,15 +40,12 @@ afterAll(async () => {
   await h.close();
 });
 
-async function get(
+function get(
   path: string,
   query: Record<string, string>,
   key: string = professionalKey,
-): Promise<{ status: number; rows: Row[]; error: string }> {
-  const res = await h.request(`/stable/${path}`, { ...query, apikey: key });
-  const body = (await res.json()) as Row[] | { 'Error Message': string };
-  if (Array.isArray(body)) return { status: res.status, rows: body, error: '' };
-  return { status: res.status, rows: [], error: body['Error Message'] };
+): Promise<StableAnswer> {
+  return stableAnswer(h, path, query, key);
 }
 
 async function rowsOf(path: string, query: Record<string, string>, key?: string): Promise<Row[]> {

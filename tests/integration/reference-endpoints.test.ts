@@ -9,7 +9,13 @@ import {
   splits,
 } from '../../src/server/db/schema.ts';
 import { paymentsPerYear } from '../../src/server/services/market-data/events.ts';
-import { HARNESS_AS_OF, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
+import {
+  HARNESS_AS_OF,
+  openDataApiHarness,
+  type DataApiHarness,
+  stableAnswer,
+  type StableAnswer,
+} from './data-api-harness.ts';
 
 type Row = Record<string, unknown>;
 
@@ -33,15 +39,8 @@ afterAll(async () => {
   await h.close();
 });
 
-async function get(
-  path: string,
-  query: Record<string, string>,
-  key: string = powerKey,
-): Promise<{ status: number; rows: Row[]; error: string }> {
-  const res = await h.request(`/stable/${path}`, { ...query, apikey: key });
-  const body = (await res.json()) as Row[] | { 'Error Message': string };
-  if (Array.isArray(body)) return { status: res.status, rows: body, error: '' };
-  return { status: res.status, rows: [], error: body['Error Message'] };
+function get(path: string, query: Record<string, string>, key: string = powerKey): Promise<StableAnswer> {
+  return stableAnswer(h, path, query, key);
 }
 
 async function rowsOf(path: string, query: Record<string, string>, key?: string): Promise<Row[]> {

@@ -15,8 +15,11 @@ import {
   dateParam,
   defineEndpoint,
   symbolParam,
+  type DataTier,
   type EndpointDefinition,
 } from '../endpoint.ts';
+import type { Db } from '../../db/client.ts';
+import type { Security } from '../../db/schema.ts';
 
 const dailyParams = z.object({
   symbol: symbolParam,
@@ -92,38 +95,57 @@ function intradayEndpoint(interval: IntradayInterval): EndpointDefinition {
   });
 }
 
-export const chartEndpoints: EndpointDefinition[] = [
-  defineEndpoint({
-    path: 'historical-price-eod/light',
+/**
+ * One daily-history endpoint: the same parameters, default range and plan limits for every variant;
+ * only the rows differ.
+ */
+function dailyEndpoint<R extends z.ZodObject>(spec: {
+  path: string;
+  summary: string;
+  description: string;
+  tier: DataTier;
+  row: R;
+  read: (db: Db, security: Security, range: ReturnType<typeof resolveDailyRange>) => Promise<z.infer<R>[]>;
+}): EndpointDefinition {
+  return defineEndpoint({
+    path: spec.path,
     group: 'Charts',
-    summary: 'Daily prices, light',
-    description: `Daily closing price and volume, adjusted for splits. ${ORDER}`,
-    tier: DATA_TIERS.sample,
+    summary: spec.summary,
+    description: spec.description,
+    tier: spec.tier,
     params: dailyParams,
     symbolParam: 'symbol',
-    row: z.object({
-      symbol: z.string().describe('Ticker symbol'),
-      date: z.string().describe('Trading day (YYYY-MM-DD)'),
-      price: z.number().describe('Closing price, adjusted for later splits'),
-      volume: z.number().describe('Shares (or units) traded, in today’s share terms'),
-    }),
+    row: spec.row,
     maxAge: DAILY_MAX_AGE,
     example: 'symbol=AAPL',
     csv: true,
     handler: async ({ db, params, plan, symbols, now }) => {
       const security = symbols.get(params.symbol);
       if (security === undefined) return [];
-      return historicalLight(db, security, resolveDailyRange(params, plan, now));
+      return spec.read(db, security, resolveDailyRange(params, plan, now));
     },
+  });
+}
+
+export const chartEndpoints: EndpointDefinition[] = [
+  dailyEndpoint({
+    path: 'historical-price-eod/light',
+    summary: 'Daily prices, light',
+    description: `Daily closing price and volume, adjusted for splits. ${ORDER}`,
+    tier: DATA_TIERS.sample,
+    row: z.object({
+      symbol: z.string().describe('Ticker symbol'),
+      date: z.string().describe('Trading day (YYYY-MM-DD)'),
+      price: z.number().describe('Closing price, adjusted for later splits'),
+      volume: z.number().describe('Shares (or units) traded, in today’s share terms'),
+    }),
+    read: historicalLight,
   }),
-  defineEndpoint({
+  dailyEndpoint({
     path: 'historical-price-eod/full',
-    group: 'Charts',
     summary: 'Daily prices, full',
     description: `Daily open, high, low, close and volume adjusted for splits (prices divided by the later split ratios, volume multiplied), with change = close − open, changePercent = change / open × 100 and vwap = (high + low + close) / 3. ${ORDER}`,
     tier: DATA_TIERS.sample,
-    params: dailyParams,
-    symbolParam: 'symbol',
     row: z.object({
       symbol: z.string().describe('Ticker symbol'),
       date: z.string().describe('Trading day (YYYY-MM-DD)'),
@@ -136,50 +158,23 @@ export const chartEndpoints: EndpointDefinition[] = [
       changePercent: z.number().describe('Change as a percentage of the open (2.5 means 2.5 %)'),
       vwap: z.number().describe('Typical price of the day: (high + low + close) / 3'),
     }),
-    maxAge: DAILY_MAX_AGE,
-    example: 'symbol=AAPL',
-    csv: true,
-    handler: async ({ db, params, plan, symbols, now }) => {
-      const security = symbols.get(params.symbol);
-      if (security === undefined) return [];
-      return historicalFull(db, security, resolveDailyRange(params, plan, now));
-    },
+    read: historicalFull,
   }),
-  defineEndpoint({
+  dailyEndpoint({
     path: 'historical-price-eod/non-split-adjusted',
-    group: 'Charts',
     summary: 'Daily prices as traded',
     description: `Daily prices as they were traded on the day, before any split adjustment (a 4-for-1 split shows as a price four times higher before it). ${ORDER}`,
     tier: DATA_TIERS.fundamentals,
-    params: dailyParams,
-    symbolParam: 'symbol',
     row: adjustedRow('as traded that day (not adjusted for splits)'),
-    maxAge: DAILY_MAX_AGE,
-    example: 'symbol=AAPL',
-    csv: true,
-    handler: async ({ db, params, plan, symbols, now }) => {
-      const security = symbols.get(params.symbol);
-      if (security === undefined) return [];
-      return historicalUnadjusted(db, security, resolveDailyRange(params, plan, now));
-    },
+    read: historicalUnadjusted,
   }),
-  defineEndpoint({
+  dailyEndpoint({
     path: 'historical-price-eod/dividend-adjusted',
-    group: 'Charts',
     summary: 'Daily prices adjusted for dividends',
     description: `Daily prices adjusted for splits and dividends (total-return prices): the adjusted close is back-adjusted for every later split and dividend, and open, high and low are scaled by the same factor. ${ORDER}`,
     tier: DATA_TIERS.fundamentals,
-    params: dailyParams,
-    symbolParam: 'symbol',
     row: adjustedRow('adjusted for splits and dividends'),
-    maxAge: DAILY_MAX_AGE,
-    example: 'symbol=AAPL',
-    csv: true,
-    handler: async ({ db, params, plan, symbols, now }) => {
-      const security = symbols.get(params.symbol);
-      if (security === undefined) return [];
-      return historicalDividendAdjusted(db, security, resolveDailyRange(params, plan, now));
-    },
+    read: historicalDividendAdjusted,
   }),
   ...(Object.keys(INTRADAY_INTERVALS) as IntradayInterval[]).map(intradayEndpoint),
 ];
