@@ -56,6 +56,11 @@ export class MemoryStore implements RateLimitStore {
   }
 
   hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
+    return Promise.resolve(this.hitNow(key, windowMs, limit));
+  }
+
+  /** The same count without a promise, for callers on a hot path that know the store is local. */
+  hitNow(key: string, windowMs: number, limit: number): RateLimitResult {
     const now = this.now();
     if (now - this.lastSweep >= SWEEP_INTERVAL_MS) this.sweep(now);
     const log = this.logs.get(key) ?? { windowMs, stamps: [] };
@@ -70,11 +75,11 @@ export class MemoryStore implements RateLimitStore {
       this.logs.set(key, log);
     }
     const oldest = log.stamps[0];
-    return Promise.resolve({
+    return {
       allowed,
       remaining: Math.max(0, limit - log.stamps.length),
       resetMs: oldest === undefined ? windowMs : Math.max(0, oldest + windowMs - now),
-    });
+    };
   }
 
   /** Drops keys whose every request has left its window. */
