@@ -1,4 +1,4 @@
-import type { MouseEvent, ReactNode } from 'react';
+import { useEffect, useId, useRef, type MouseEvent, type ReactNode, type SubmitEvent } from 'react';
 import { openAuthPopup } from '../lib/stores/auth.ts';
 import { AUTOFOCUS_ATTRIBUTE } from './Dialog.tsx';
 
@@ -46,5 +46,89 @@ export function GoogleLogo(): ReactNode {
         d="M43.6 20.1H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.6-.4-3.9z"
       />
     </svg>
+  );
+}
+
+export interface GoogleEmailFormProps {
+  /** The class prefix of the hosting form (`sign-in`, `sign-up`), so each page keeps its own styles. */
+  classPrefix: string;
+  /** The heading next to Google's mark, which also names the form for assistive technology. */
+  title: string;
+  /** Why the visitor types an address here instead of seeing Google's window. */
+  hint: string;
+  submitLabel: string;
+  loading: boolean;
+  onSubmit: (email: string) => void;
+  onCancel: () => void;
+}
+
+/**
+ * The local Google sign-in and sign-up: the Auth emulator has no Google window, so the visitor
+ * names the Google account instead. Both screens ask the same way; focus moves to its field as it appears.
+ */
+export function GoogleEmailForm({
+  classPrefix,
+  title,
+  hint,
+  submitLabel,
+  loading,
+  onSubmit,
+  onCancel,
+}: GoogleEmailFormProps): ReactNode {
+  const baseId = useId();
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
+
+  const submit = (event: SubmitEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    const email = new FormData(event.currentTarget).get('googleEmail');
+    onSubmit(typeof email === 'string' ? email : '');
+  };
+
+  return (
+    <form
+      className={`${classPrefix}__google-form`}
+      noValidate
+      onSubmit={submit}
+      aria-labelledby={`${baseId}-title`}
+    >
+      <p id={`${baseId}-title`} className={`${classPrefix}__google-title`}>
+        <GoogleLogo /> {title}
+      </p>
+      <p id={`${baseId}-hint`} className={`${classPrefix}__hint`}>
+        {hint}
+      </p>
+      <div className={`${classPrefix}__field`}>
+        <label htmlFor={`${baseId}-email`}>Google account email</label>
+        <input
+          ref={input}
+          id={`${baseId}-email`}
+          name="googleEmail"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          aria-describedby={`${baseId}-hint`}
+        />
+      </div>
+      <div className={`${classPrefix}__google-actions`}>
+        <button type="submit" className="btn btn-primary" disabled={loading} aria-busy={loading}>
+          {loading ? <Spinner className={`${classPrefix}__spinner`} /> : null}
+          {submitLabel}
+        </button>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={loading}
+          onClick={() => {
+            onCancel();
+          }}
+        >
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { navigate } from 'astro:transitions/client';
-import { useEffect, useId, useRef, type ReactNode, type SubmitEvent } from 'react';
+import { useEffect, useId, type ReactNode, type SubmitEvent } from 'react';
 import { AUTH_LINKS, SITE_NAME } from '../lib/routes.ts';
 import { $auth, closeAuthPopup } from '../lib/stores/auth.ts';
 import {
@@ -18,7 +18,7 @@ import {
   startGoogleSignIn,
   submitGoogleEmail,
 } from '../lib/stores/social-sign-in.ts';
-import { GoogleLogo, Spinner, switchPopupView } from './AuthParts.tsx';
+import { GoogleEmailForm, GoogleLogo, Spinner, switchPopupView } from './AuthParts.tsx';
 import { useHydrated } from './use-hydrated.ts';
 import './SignInForm.css';
 
@@ -28,6 +28,10 @@ export interface SignInFormProps {
 }
 
 const AUTH_POPUP_KEYS: ['authPopup'] = ['authPopup'];
+
+const GOOGLE_EMAIL_HINT =
+  'This is the local test sign-in: the site runs against the Auth emulator, which has no Google window. ' +
+  'Enter the email of the Google account to sign in as; a new address creates a test account.';
 
 /** On the page a sign-in moves on to where the visitor was going; the pop-up just closes. */
 function afterSignIn(variant: SignInFormKind, signedIn: boolean): void {
@@ -162,7 +166,19 @@ export function SignInForm({ variant }: SignInFormProps): ReactNode {
         <span>or</span>
       </p>
       {askingGoogleEmail ? (
-        <GoogleEmailForm variant={variant} loading={loading && state.method === 'google'} />
+        <GoogleEmailForm
+          classPrefix="sign-in"
+          title="Sign in with Google"
+          hint={GOOGLE_EMAIL_HINT}
+          submitLabel="Continue with Google"
+          loading={loading && state.method === 'google'}
+          onSubmit={(email) => {
+            void submitGoogleEmail(variant, email).then((signedIn) => {
+              afterSignIn(variant, signedIn);
+            });
+          }}
+          onCancel={cancelGoogleEmail}
+        />
       ) : (
         <button
           type="button"
@@ -193,64 +209,5 @@ export function SignInForm({ variant }: SignInFormProps): ReactNode {
         </a>
       </p>
     </div>
-  );
-}
-
-interface GoogleEmailFormProps {
-  variant: SignInFormKind;
-  loading: boolean;
-}
-
-/**
- * The local Google sign-in: the Auth emulator has no Google window, so the visitor names the
- * Google account instead. Focus moves to its field as it appears.
- */
-function GoogleEmailForm({ variant, loading }: GoogleEmailFormProps): ReactNode {
-  const baseId = useId();
-  const input = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    input.current?.focus();
-  }, []);
-
-  const submit = (event: SubmitEvent<HTMLFormElement>): void => {
-    event.preventDefault();
-    const email = new FormData(event.currentTarget).get('googleEmail');
-    void submitGoogleEmail(variant, typeof email === 'string' ? email : '').then((signedIn) => {
-      afterSignIn(variant, signedIn);
-    });
-  };
-
-  return (
-    <form className="sign-in__google-form" noValidate onSubmit={submit} aria-labelledby={`${baseId}-title`}>
-      <p id={`${baseId}-title`} className="sign-in__google-title">
-        <GoogleLogo /> Sign in with Google
-      </p>
-      <p id={`${baseId}-hint`} className="sign-in__hint">
-        This is the local test sign-in: the site runs against the Auth emulator, which has no Google window.
-        Enter the email of the Google account to sign in as; a new address creates a test account.
-      </p>
-      <div className="sign-in__field">
-        <label htmlFor={`${baseId}-email`}>Google account email</label>
-        <input
-          ref={input}
-          id={`${baseId}-email`}
-          name="googleEmail"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          aria-describedby={`${baseId}-hint`}
-        />
-      </div>
-      <div className="sign-in__google-actions">
-        <button type="submit" className="btn btn-primary" disabled={loading} aria-busy={loading}>
-          {loading ? <Spinner className="sign-in__spinner" /> : null}
-          Continue with Google
-        </button>
-        <button type="button" className="btn btn-secondary" disabled={loading} onClick={cancelGoogleEmail}>
-          Cancel
-        </button>
-      </div>
-    </form>
   );
 }

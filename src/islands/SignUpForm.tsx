@@ -1,13 +1,5 @@
 import { useStore } from '@nanostores/react';
-import {
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type ReactNode,
-  type SubmitEvent,
-} from 'react';
+import { useEffect, useId, useState, type KeyboardEvent, type ReactNode, type SubmitEvent } from 'react';
 import { AUTH_LINKS } from '../lib/routes.ts';
 import { $auth } from '../lib/stores/auth.ts';
 import {
@@ -22,7 +14,7 @@ import {
   type SignUpVariant,
 } from '../lib/stores/sign-up.ts';
 import { prepareGoogleSignIn } from '../lib/stores/social-sign-in.ts';
-import { GoogleLogo, Spinner, switchPopupView } from './AuthParts.tsx';
+import { GoogleEmailForm, GoogleLogo, Spinner, switchPopupView } from './AuthParts.tsx';
 import { Questionnaire } from './Questionnaire.tsx';
 import { useHydrated } from './use-hydrated.ts';
 import './SignUpForm.css';
@@ -33,6 +25,10 @@ export interface SignUpFormProps {
 }
 
 const AUTH_POPUP_KEYS: ['authPopup'] = ['authPopup'];
+
+const GOOGLE_EMAIL_HINT =
+  'This is the local test sign-up: the site runs against the Auth emulator, which has no Google window. ' +
+  'Enter the email of the Google account to sign up with; a new address creates a test account.';
 
 /**
  * The sign-up screen (SPEC §2): email and password, the agreement with the Terms of Use and the
@@ -196,9 +192,15 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
       </p>
       {askingGoogleEmail ? (
         <GoogleEmailForm
-          variant={variant}
-          agreement={agreement}
+          classPrefix="sign-up"
+          title="Continue with Google"
+          hint={GOOGLE_EMAIL_HINT}
+          submitLabel="Continue"
           loading={loading && state.method === 'google'}
+          onSubmit={(email) => {
+            void continueWithGoogle(variant, agreement, email);
+          }}
+          onCancel={cancelGoogleSignUp}
         />
       ) : (
         <button
@@ -232,63 +234,5 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
         </a>
       </p>
     </div>
-  );
-}
-
-interface GoogleEmailFormProps {
-  variant: SignUpVariant;
-  agreement: boolean;
-  loading: boolean;
-}
-
-/**
- * The local Google sign-up: the Auth emulator has no Google window, so the visitor names the
- * Google account instead. Focus moves to its field as it appears.
- */
-function GoogleEmailForm({ variant, agreement, loading }: GoogleEmailFormProps): ReactNode {
-  const baseId = useId();
-  const input = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    input.current?.focus();
-  }, []);
-
-  const submit = (event: SubmitEvent<HTMLFormElement>): void => {
-    event.preventDefault();
-    const email = new FormData(event.currentTarget).get('googleEmail');
-    void continueWithGoogle(variant, agreement, typeof email === 'string' ? email : '');
-  };
-
-  return (
-    <form className="sign-up__google-form" noValidate onSubmit={submit} aria-labelledby={`${baseId}-title`}>
-      <p id={`${baseId}-title`} className="sign-up__google-title">
-        <GoogleLogo /> Continue with Google
-      </p>
-      <p id={`${baseId}-hint`} className="sign-up__hint">
-        This is the local test sign-up: the site runs against the Auth emulator, which has no Google window.
-        Enter the email of the Google account to sign up with; a new address creates a test account.
-      </p>
-      <div className="sign-up__field">
-        <label htmlFor={`${baseId}-email`}>Google account email</label>
-        <input
-          ref={input}
-          id={`${baseId}-email`}
-          name="googleEmail"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          aria-describedby={`${baseId}-hint`}
-        />
-      </div>
-      <div className="sign-up__google-actions">
-        <button type="submit" className="btn btn-primary" disabled={loading} aria-busy={loading}>
-          {loading ? <Spinner className="sign-up__spinner" /> : null}
-          Continue
-        </button>
-        <button type="button" className="btn btn-secondary" disabled={loading} onClick={cancelGoogleSignUp}>
-          Cancel
-        </button>
-      </div>
-    </form>
   );
 }
