@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { Hono } from 'hono';
 import { decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { AccountsEnv } from '../../src/server/context.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { apiKeys, auditLog, campaigns, sessions, surveys, users } from '../../src/server/db/schema.ts';
-import { handleApiError } from '../../src/server/errors.ts';
-import { caller } from '../../src/server/middleware/caller.ts';
 import { closeSharedRateLimitStore } from '../../src/server/rate-limit-store.ts';
 import { adminRoutes } from '../../src/server/routes/admin.ts';
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
@@ -15,6 +11,7 @@ import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';
 import { SIGNUP_QUESTIONS } from '../../src/server/services/surveys.ts';
 import { findUserByFirebaseUid, setBlocked, setRole } from '../../src/server/services/users.ts';
 import { REFRESH_COOKIE_MAX_AGE_SECONDS } from '../../src/server/tokens.ts';
+import { accountsAppOn, refreshCookieOf } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 import { logClientError } from '../../src/server/services/client-errors.ts';
 
@@ -98,15 +95,6 @@ function cookie(refreshToken: string): RequestInit {
   return { headers: { Cookie: `refreshToken=${refreshToken}` } };
 }
 
-/** The refresh token the answer set as a cookie, or undefined. */
-function refreshCookieOf(res: Response): string | undefined {
-  for (const header of res.headers.getSetCookie()) {
-    const match = /^refreshToken=([^;]*)/.exec(header);
-    if (match?.[1] !== undefined && match[1] !== '') return match[1];
-  }
-  return undefined;
-}
-
 async function body(res: Response): Promise<Json> {
   return (await res.json()) as Json;
 }
@@ -115,16 +103,11 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
   let database: Database;
   const db = (): Db => database.db;
 
-  const app = new Hono<AccountsEnv>()
-    .use(async (c, next) => {
-      c.set('db', db());
-      await next();
-    })
-    .use(caller())
-    .route('/portal', portalAuthRoutes)
-    .route('/app', appServerRoutes)
-    .route('/admin', adminRoutes);
-  app.onError(handleApiError);
+  const app = accountsAppOn(db, [
+    ['/portal', portalAuthRoutes],
+    ['/app', appServerRoutes],
+    ['/admin', adminRoutes],
+  ]);
 
   beforeAll(async () => {
     database = await target.open();

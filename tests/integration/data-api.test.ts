@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -11,9 +10,7 @@ import {
 } from '../../src/server/data-api/access.ts';
 import { createDataApi } from '../../src/server/data-api/app.ts';
 import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
-import type { AccountsEnv } from '../../src/server/context.ts';
-import { handleApiError } from '../../src/server/errors.ts';
-import { accessKey, caller } from '../../src/server/middleware/caller.ts';
+import { accessKey } from '../../src/server/middleware/caller.ts';
 import { apiUsageRoutes } from '../../src/server/routes/api-usage.ts';
 import { MemoryStore, RedisStore } from '../../src/server/rate-limit-store.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
@@ -25,6 +22,7 @@ import {
   updateAccount,
   type DataApiHarness,
 } from './data-api-harness.ts';
+import { accountsAppOn } from './accounts-app.ts';
 
 let h: DataApiHarness;
 let commercialKey: string;
@@ -422,14 +420,7 @@ describe('usage on the dashboard', () => {
     const bytes = (await before.arrayBuffer()).byteLength + (await after.arrayBuffer()).byteLength;
     await h.api.meter.flush();
 
-    const accounts = new Hono<AccountsEnv>()
-      .use(async (c, next) => {
-        c.set('db', h.db);
-        await next();
-      })
-      .use(caller())
-      .route('/portal', apiUsageRoutes);
-    accounts.onError(handleApiError);
+    const accounts = accountsAppOn(() => h.db, [['/portal', apiUsageRoutes]]);
     const session = await startSession(h.db, userId);
     const token = await signAccessToken(accessKey(), {
       userId,

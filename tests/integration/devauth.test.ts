@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { AccountsEnv } from '../../src/server/context.ts';
 import { sha256Hex } from '../../src/server/crypto.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { auditLog, deviceCodes } from '../../src/server/db/schema.ts';
-import { handleApiError } from '../../src/server/errors.ts';
-import { caller } from '../../src/server/middleware/caller.ts';
 import { closeSharedRateLimitStore } from '../../src/server/rate-limit-store.ts';
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
 import { createDevauthRoutes } from '../../src/server/routes/devauth.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';
 import { revealApiKey, revokeApiKey } from '../../src/server/services/api-keys.ts';
 import { setBlocked } from '../../src/server/services/users.ts';
+import { accountsAppOn } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 
 const saved = { ...process.env };
@@ -89,16 +86,11 @@ describe.each(databaseTargets())('connecting tools on $name', (target) => {
     skewMs += seconds * 1000;
   };
 
-  const app = new Hono<AccountsEnv>()
-    .use(async (c, next) => {
-      c.set('db', db());
-      await next();
-    })
-    .use(caller())
-    .route('/portal', portalAuthRoutes)
-    .route('/app', appServerRoutes)
-    .route('/devauth', createDevauthRoutes({ now: () => new Date(Date.now() + skewMs) }));
-  app.onError(handleApiError);
+  const app = accountsAppOn(db, [
+    ['/portal', portalAuthRoutes],
+    ['/app', appServerRoutes],
+    ['/devauth', createDevauthRoutes({ now: () => new Date(Date.now() + skewMs) })],
+  ]);
 
   beforeAll(async () => {
     database = await target.open();

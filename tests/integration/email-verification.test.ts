@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { accountsApp } from '../../src/server/accounts-app.ts';
-import type { AccountsEnv } from '../../src/server/context.ts';
 import { closeDatabase, getDatabase, type Database, type Db } from '../../src/server/db/client.ts';
 import { users } from '../../src/server/db/schema.ts';
-import { handleApiError } from '../../src/server/errors.ts';
-import { caller } from '../../src/server/middleware/caller.ts';
 import { closeSharedRateLimitStore } from '../../src/server/rate-limit-store.ts';
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
 import { emailVerificationRoutes } from '../../src/server/routes/email-verification.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';
+import { accountsAppOn, refreshCookieOf } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 
 const saved = { ...process.env };
@@ -82,30 +79,16 @@ function post(body: unknown, headers: Record<string, string> = {}): RequestInit 
   };
 }
 
-/** The refresh token the answer set as a cookie. */
-function refreshCookieOf(res: Response): string {
-  for (const header of res.headers.getSetCookie()) {
-    const match = /^refreshToken=([^;]*)/.exec(header);
-    if (match?.[1] !== undefined && match[1] !== '') return match[1];
-  }
-  throw new Error('the answer set no refresh cookie');
-}
-
 describe.each(databaseTargets())('email verification on $name', (target) => {
   let database: Database;
   const db = (): Db => database.db;
 
   // The accounts API's session and verification routes, on this target's database.
-  const app = new Hono<AccountsEnv>()
-    .use(async (c, next) => {
-      c.set('db', db());
-      await next();
-    })
-    .use(caller())
-    .route('/portal', portalAuthRoutes)
-    .route('/portal', emailVerificationRoutes)
-    .route('/app', appServerRoutes);
-  app.onError(handleApiError);
+  const app = accountsAppOn(db, [
+    ['/portal', portalAuthRoutes],
+    ['/portal', emailVerificationRoutes],
+    ['/app', appServerRoutes],
+  ]);
 
   beforeAll(async () => {
     database = await target.open();
@@ -133,13 +116,9 @@ describe.each(databaseTargets())('email verification on $name', (target) => {
     expect(res.status).toBe(200);
     const json = (await res.json()) as Json;
     expect(json.emailVerified).toBe(false);
-    return {
-      uid,
-      email,
-      userid: String(json.userid),
-      accessToken: String(json.accessToken),
-      refreshToken: refreshCookieOf(res),
-    };
+    const refreshToken = refreshCookieOf(res);
+    if (refreshToken === undefined) throw new Error('the answer set no refresh cookie');
+    return { uid, email, userid: String(json.userid), accessToken: String(json.accessToken), refreshToken };
   }
 
   async function storedVerified(userid: string): Promise<boolean | undefined> {

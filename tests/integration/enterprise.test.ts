@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   COMPANY_REQUIRED_MESSAGE,
@@ -13,16 +12,15 @@ import {
 } from '../../src/lib/enterprise-form.ts';
 import { EMAIL_MESSAGE } from '../../src/lib/form-rules.ts';
 import { accountsApp } from '../../src/server/accounts-app.ts';
-import type { AccountsEnv } from '../../src/server/context.ts';
 import { closeDatabase, getDatabase, type Database, type Db } from '../../src/server/db/client.ts';
 import { enterpriseEnquiries } from '../../src/server/db/schema.ts';
-import { handleApiError } from '../../src/server/errors.ts';
-import { caller, signSessionToken } from '../../src/server/middleware/caller.ts';
+import { signSessionToken } from '../../src/server/middleware/caller.ts';
 import { closeSharedRateLimitStore } from '../../src/server/rate-limit-store.ts';
 import { adminRoutes } from '../../src/server/routes/admin.ts';
 import { ENQUIRY_LIMIT, enterpriseRoutes } from '../../src/server/routes/enterprise.ts';
 import { createUser, setRole } from '../../src/server/services/users.ts';
 import { startSession } from '../../src/server/sessions.ts';
+import { accountsAppOn } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 
 type Json = Record<string, unknown>;
@@ -77,15 +75,10 @@ describe.each(databaseTargets())('enterprise enquiries on $name', (target) => {
   let database: Database;
   const db = (): Db => database.db;
 
-  const app = new Hono<AccountsEnv>()
-    .use(async (c, next) => {
-      c.set('db', db());
-      await next();
-    })
-    .use(caller())
-    .route('/portal', enterpriseRoutes)
-    .route('/admin', adminRoutes);
-  app.onError(handleApiError);
+  const app = accountsAppOn(db, [
+    ['/portal', enterpriseRoutes],
+    ['/admin', adminRoutes],
+  ]);
 
   beforeAll(async () => {
     database = await target.open();

@@ -5,8 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { AccountsEnv } from '../../src/server/context.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { sessions, type User } from '../../src/server/db/schema.ts';
-import { handleApiError } from '../../src/server/errors.ts';
-import { accessKey, caller, requireAdmin, requireUser } from '../../src/server/middleware/caller.ts';
+import { accessKey, requireAdmin, requireUser } from '../../src/server/middleware/caller.ts';
 import { createUser, setBlocked, setRole } from '../../src/server/services/users.ts';
 import {
   isSessionActive,
@@ -25,6 +24,7 @@ import {
   signAccessToken,
   signPublicToken,
 } from '../../src/server/tokens.ts';
+import { accountsAppOn } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 
 const saved = { ...process.env };
@@ -227,19 +227,16 @@ describe.each(databaseTargets())('sessions on $name', (target) => {
   });
 
   describe('caller middleware', () => {
-    const app = () => {
-      const built = new Hono<AccountsEnv>()
-        .use(async (c, next) => {
-          c.set('db', db());
-          await next();
-        })
-        .use(caller())
-        .get('/who', (c) => c.json(c.var.caller))
-        .get('/private', requireUser(), (c) => c.json({ ok: true }))
-        .get('/admin', requireAdmin(), (c) => c.json({ ok: true }));
-      built.onError(handleApiError);
-      return built;
-    };
+    const app = (): Hono<AccountsEnv> =>
+      accountsAppOn(db, [
+        [
+          '/',
+          new Hono<AccountsEnv>()
+            .get('/who', (c) => c.json(c.var.caller))
+            .get('/private', requireUser(), (c) => c.json({ ok: true }))
+            .get('/admin', requireAdmin(), (c) => c.json({ ok: true })),
+        ],
+      ]);
     const bearer = (token: string): RequestInit => ({ headers: { Authorization: `Bearer ${token}` } });
     const tokenFor = async (user: User, sessionId: string, now?: Date): Promise<string> =>
       signAccessToken(

@@ -1,0 +1,43 @@
+import { Hono, type Schema } from 'hono';
+import type { HonoBase } from 'hono/hono-base';
+import type { AccountsEnv } from '../../src/server/context.ts';
+import type { Db } from '../../src/server/db/client.ts';
+import { handleApiError } from '../../src/server/errors.ts';
+import { caller } from '../../src/server/middleware/caller.ts';
+
+/**
+ * A route module of the accounts API and the path it is served under. Route modules are chains of
+ * route calls, which Hono types as its base class rather than as `Hono`.
+ */
+export type Mount = readonly [path: string, routes: HonoBase<AccountsEnv, Schema, string, string>];
+
+/**
+ * The accounts API cut down to the routes under test, on a database of the test's choosing: the
+ * served app reads the process-wide database and adds the site's protection layer, which would hide
+ * the database target and turn test requests away. The database is read on every request, so the
+ * app can be built before the database is opened.
+ */
+export function accountsAppOn(db: () => Db, mounts: readonly Mount[]): Hono<AccountsEnv> {
+  const app = new Hono<AccountsEnv>();
+  app.use(async (c, next) => {
+    c.set('db', db());
+    await next();
+  });
+  app.use(caller());
+  for (const [path, routes] of mounts) app.route(path, routes);
+  app.onError(handleApiError);
+  return app;
+}
+
+/**
+ * The refresh token an answer set as a cookie, or undefined when it set none or cleared it: the
+ * browser receives the token only in the HttpOnly cookie, so a session can be carried on only
+ * with the token read from there.
+ */
+export function refreshCookieOf(res: Response): string | undefined {
+  for (const header of res.headers.getSetCookie()) {
+    const match = /^refreshToken=([^;]*)/.exec(header);
+    if (match?.[1] !== undefined && match[1] !== '') return match[1];
+  }
+  return undefined;
+}
