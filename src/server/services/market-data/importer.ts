@@ -351,6 +351,33 @@ function writeDailyPrices(
   );
 }
 
+/**
+ * Filings kept as FMP's JSON rows (insider and senate trades): an id derived from the row's content,
+ * so importing the same file again updates rather than duplicates, and the date the lists sort on.
+ */
+function writeFilings(
+  rows: Row[],
+  ctx: FileContext,
+  target: { table: string; dateColumn: string; dateField: string; kind: string },
+): Promise<number> {
+  return upsert(
+    ctx,
+    target.table,
+    [
+      ['id', 'uuid'],
+      ['symbol', 'text'],
+      [target.dateColumn, 'date'],
+      ['data', 'json'],
+    ],
+    ['id'],
+    'all',
+    rows.map((r) => {
+      const symbol = rowSymbol(r, ctx);
+      return [stableUuid(target.kind, symbol, r), symbol, str(r[target.dateField]), { ...r, symbol }];
+    }),
+  );
+}
+
 interface Endpoint {
   /** Schema of a row. */
   schema: SchemaName;
@@ -1151,44 +1178,24 @@ const ENDPOINTS: Readonly<Record<string, Endpoint>> = {
     order: 2,
     needsSymbols: true,
     write: (rows, ctx) =>
-      upsert(
-        ctx,
-        'insider_trades',
-        [
-          ['id', 'uuid'],
-          ['symbol', 'text'],
-          ['filing_date', 'date'],
-          ['data', 'json'],
-        ],
-        ['id'],
-        'all',
-        rows.map((r) => {
-          const symbol = rowSymbol(r, ctx);
-          return [stableUuid('insider', symbol, r), symbol, str(r.filingDate), { ...r, symbol }];
-        }),
-      ),
+      writeFilings(rows, ctx, {
+        table: 'insider_trades',
+        dateColumn: 'filing_date',
+        dateField: 'filingDate',
+        kind: 'insider',
+      }),
   },
   'senate-latest': {
     schema: 'senate-latest',
     order: 2,
     needsSymbols: true,
     write: (rows, ctx) =>
-      upsert(
-        ctx,
-        'senate_trades',
-        [
-          ['id', 'uuid'],
-          ['symbol', 'text'],
-          ['disclosure_date', 'date'],
-          ['data', 'json'],
-        ],
-        ['id'],
-        'all',
-        rows.map((r) => {
-          const symbol = rowSymbol(r, ctx);
-          return [stableUuid('senate', symbol, r), symbol, str(r.disclosureDate), { ...r, symbol }];
-        }),
-      ),
+      writeFilings(rows, ctx, {
+        table: 'senate_trades',
+        dateColumn: 'disclosure_date',
+        dateField: 'disclosureDate',
+        kind: 'senate',
+      }),
   },
   'institutional-ownership/symbol-positions-summary': {
     schema: 'institutional-ownership/symbol-positions-summary',
