@@ -432,6 +432,31 @@ export function growthRate(current: number, previous: number): number {
 // Ratios
 // ---------------------------------------------------------------------------------------------------------
 
+/** The amounts both the ratios and the key metrics of a period start from. */
+function periodBasics(
+  current: PeriodStatements,
+  market: MarketInputs,
+): {
+  shares: number;
+  marketCap: number;
+  enterpriseValue: number;
+  revenue: number;
+  equity: number;
+  capex: number;
+} {
+  const shares = sharesFor(current, market);
+  const marketCap = marketCapOf(market.price, shares);
+  return {
+    shares,
+    marketCap,
+    enterpriseValue: enterpriseValueOf(marketCap, current.balance),
+    revenue: current.income.revenue,
+    equity: current.balance.totalStockholdersEquity,
+    // Capital expenditure is reported negative; the ratios use its size.
+    capex: Math.abs(current.cashFlow.capitalExpenditure),
+  };
+}
+
 /**
  * The FMP `ratios` row for one period. `previous` (the prior period of the same kind) feeds EPS growth and the
  * average working capital; without it those fall back to the current period alone.
@@ -442,12 +467,7 @@ export function ratios(
   market: MarketInputs,
 ): RatiosRow {
   const { income, balance, cashFlow } = current;
-  const shares = sharesFor(current, market);
-  const marketCap = marketCapOf(market.price, shares);
-  const enterpriseValue = enterpriseValueOf(marketCap, balance);
-  const revenue = income.revenue;
-  const equity = balance.totalStockholdersEquity;
-  const capex = Math.abs(cashFlow.capitalExpenditure);
+  const { shares, marketCap, enterpriseValue, revenue, equity, capex } = periodBasics(current, market);
   const dividends = Math.abs(cashFlow.netDividendsPaid);
   const ocf = cashFlow.operatingCashFlow;
 
@@ -581,12 +601,7 @@ export function keyMetrics(
   market: MarketInputs,
 ): KeyMetricsRow {
   const { income, balance, cashFlow } = current;
-  const shares = sharesFor(current, market);
-  const marketCap = marketCapOf(market.price, shares);
-  const enterpriseValue = enterpriseValueOf(marketCap, balance);
-  const revenue = income.revenue;
-  const equity = balance.totalStockholdersEquity;
-  const capex = Math.abs(cashFlow.capitalExpenditure);
+  const { shares, marketCap, enterpriseValue, revenue, equity, capex } = periodBasics(current, market);
   const ocf = cashFlow.operatingCashFlow;
   const days = periodDays(income.period);
   const prior = previous?.balance;
