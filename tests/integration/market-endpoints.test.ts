@@ -1,6 +1,7 @@
 import { and, eq, gt, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyPrices, dividends, securities, splits } from '../../src/server/db/schema.ts';
+import type { QuoteRow } from '../../src/server/services/market-data/quotes.ts';
 import { HARNESS_AS_OF, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 
 let h: DataApiHarness;
@@ -22,26 +23,6 @@ afterAll(async () => {
 });
 
 type Row = Record<string, unknown>;
-
-interface QuoteRow {
-  symbol: string;
-  name: string;
-  price: number;
-  changePercentage: number;
-  change: number;
-  volume: number;
-  dayLow: number;
-  dayHigh: number;
-  yearHigh: number;
-  yearLow: number;
-  marketCap: number;
-  priceAvg50: number;
-  priceAvg200: number;
-  exchange: string;
-  open: number;
-  previousClose: number;
-  timestamp: number;
-}
 
 interface FullRow {
   symbol: string;

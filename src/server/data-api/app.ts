@@ -7,8 +7,8 @@ import { checkDatabase, healthRoutes } from '../health.ts';
 import { ipKey } from '../middleware/rate-limit.ts';
 import { sharedRateLimitStore, type RateLimitStore } from '../rate-limit-store.ts';
 import { MAX_USAGE_DAYS, recentDays, UsageMeter, usageForKey } from '../services/api-usage.ts';
-import { CachedDirectory } from '../services/market-data/directory.ts';
-import { symbolTier } from '../services/market-data/directory.ts';
+import { CachedDirectory, symbolTier } from '../services/market-data/directory.ts';
+import { Memo } from '../services/market-data/memo.ts';
 import { KeyChecker, type AccessRefusal, type DataCaller } from './access.ts';
 import {
   DATA_TIERS,
@@ -37,7 +37,7 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Expose-Headers': 'RateLimit, RateLimit-Policy, Retry-After, ETag, X-Data-Source',
 };
 
-/** Answers kept for repeated identical requests (bounded; least recently stored go first). */
+/** Answers kept for repeated identical requests (bounded; least recently used go first). */
 const ANSWER_CACHE_SIZE = 2_000;
 /** Longest an answer is served from the cache, whatever the endpoint's max-age. */
 const ANSWER_CACHE_MAX_SECONDS = 15;
@@ -66,13 +66,19 @@ export interface DataApi {
 
 type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 429 | 500 | 503;
 
+/** The body of an error in FMP's shape. */
+function errorBody(message: string): string {
+  return JSON.stringify({ 'Error Message': message });
+}
+
 /** An error in FMP's shape with the given status; never cached. */
 function errorResponse(
   status: ErrorStatus,
   message: string,
   headers: Record<string, string> = CORS_HEADERS,
+  body: string = errorBody(message),
 ): Response {
-  return new Response(JSON.stringify({ 'Error Message': message }), {
+  return new Response(body, {
     status,
     headers: { ...headers, 'Cache-Control': 'no-store', 'Content-Type': 'application/json; charset=utf-8' },
   });
@@ -102,50 +108,10 @@ interface Serialized {
   bytes: number;
 }
 
-/** A small LRU of serialized answers with expiry times. */
-class AnswerCache {
-  private readonly entries = new Map<string, { value: Serialized; expiresAt: number }>();
-  private readonly max: number;
-
-  constructor(max: number) {
-    this.max = max;
-  }
-
-  get(key: string, now: number): Serialized | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt <= now) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
-  }
-
-  set(key: string, value: Serialized, expiresAt: number): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.max) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
-    }
-    this.entries.set(key, { value, expiresAt });
-  }
-}
-
-// Services hand out the same memoized array while it is fresh; its JSON and ETag are kept beside it
-// so a hot answer is not serialized and hashed again on every call.
-const jsonOfRows = new WeakMap<object, Serialized>();
-
 function serialized(rows: unknown[], csvColumns: string[] | undefined): Serialized {
-  if (csvColumns !== undefined) {
-    const body = toCsv(rows as Record<string, unknown>[], csvColumns);
-    return { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
-  }
-  const known = jsonOfRows.get(rows);
-  if (known !== undefined) return known;
-  const body = JSON.stringify(rows);
-  const result = { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
-  jsonOfRows.set(rows, result);
-  return result;
+  const body =
+    csvColumns === undefined ? JSON.stringify(rows) : toCsv(rows as Record<string, unknown>[], csvColumns);
+  return { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
 }
 
 function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -223,7 +189,11 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     return `Your ${caller.plan.name} plan does not cover ${subject}. ${upgrade}`;
   };
 
-  const answers = new AnswerCache(ANSWER_CACHE_SIZE);
+  const answers = new Memo<Serialized>({
+    max: ANSWER_CACHE_SIZE,
+    ttlMs: ANSWER_CACHE_MAX_SECONDS * 1000,
+    clock: now,
+  });
 
   const serve = async (c: Context, endpoint: EndpointDefinition): Promise<Response> => {
     // Every header of the answer goes into one plain object, turned into a Response once.
@@ -257,8 +227,8 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     headers: Record<string, string>,
   ): Promise<{ response: Response; bytes: number }> => {
     const refuse = (status: ErrorStatus, message: string): { response: Response; bytes: number } => {
-      const response = errorResponse(status, message, headers);
-      return { response, bytes: Buffer.byteLength(JSON.stringify({ 'Error Message': message })) };
+      const body = errorBody(message);
+      return { response: errorResponse(status, message, headers, body), bytes: Buffer.byteLength(body) };
     };
     const refuseForPlan = async (
       tier: number,
@@ -308,7 +278,7 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
       endpoint.maxAge > 0
         ? `${endpoint.path}|${format}|${String(caller.plan.historyYears)}|${JSON.stringify(params)}`
         : undefined;
-    let cached = cacheKey === undefined ? undefined : answers.get(cacheKey, now());
+    let cached = cacheKey === undefined ? undefined : answers.get(cacheKey);
     if (cached === undefined) {
       let rows: unknown[];
       try {
@@ -335,7 +305,7 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
       }
       cached = serialized(rows, csv ? Object.keys(endpoint.row.shape) : undefined);
       if (cacheKey !== undefined) {
-        answers.set(cacheKey, cached, now() + Math.min(endpoint.maxAge, ANSWER_CACHE_MAX_SECONDS) * 1000);
+        answers.set(cacheKey, cached, Math.min(endpoint.maxAge, ANSWER_CACHE_MAX_SECONDS) * 1000);
       }
     }
 

@@ -53,9 +53,10 @@ export class Memo<V> {
     return slot.value;
   }
 
-  set(key: string, value: V): void {
+  /** Stores `value`; `ttlMs` shortens or lengthens its life from the memo's default. */
+  set(key: string, value: V, ttlMs: number = this.ttlMs): void {
     this.slots.delete(key);
-    this.slots.set(key, { expiresAt: this.clock() + this.ttlMs, value });
+    this.slots.set(key, { expiresAt: this.clock() + ttlMs, value });
     while (this.slots.size > this.max) {
       const oldest = this.slots.keys().next();
       if (oldest.done === true) break;
