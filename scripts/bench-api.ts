@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
@@ -16,6 +16,7 @@ import { seedDemoData } from '../src/server/services/market-data/seed/index.ts';
 import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
+import { loadFailure, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
 import { fillSecurities } from './bench/synthetic-listings.ts';
 
 /**
@@ -27,7 +28,8 @@ import { fillSecurities } from './bench/synthetic-listings.ts';
  * Targets are measurements, not tests: a MISS is printed, only failed requests fail the run.
  *
  * Flags: --duration and --warmup (seconds per target), --connections, --listings (symbols for the
- * search step), --search-rounds, --json (results as JSON too), --profile (server CPU profile per target).
+ * search step), --search-rounds, --rate (req/s of the scheduled quote run that checks latency), --json
+ * (results as JSON too), --profile (server CPU profile per target).
  * Other processes' CPU is measured alongside and flagged, since it takes cores from both sides.
  */
 
@@ -36,6 +38,13 @@ const PLAN_CODE = 'bench-unlimited';
 /** Quote throughput relative to the bare app, and quote and search latency ceilings. */
 const QUOTE_RATIO_TARGET = 0.5;
 const QUOTE_P99_TARGET_MS = 5;
+/**
+ * Offered load for the quote latency check. At saturation a closed loop of 50 connections waits
+ * 50 ÷ throughput per answer whatever the server does (the bare app's own p99 is near 5 ms there),
+ * so latency is measured on a fixed schedule below saturation, as latency objectives are: 2,500 req/s
+ * is about a quarter of what the quote answers at saturation on a 2-core machine.
+ */
+const LATENCY_RATE = 2_500;
 const SEARCH_P99_TARGET_MS = 10;
 /** Other processes' CPU (percent of one core) above which a step's figures are flagged as unreliable. */
 const OTHER_CPU_WARNING_PERCENT = 20;
@@ -49,6 +58,8 @@ interface Options {
   searchRounds: number;
   json: boolean;
   profile: boolean;
+  /** Requests per second of the fixed-schedule quote run (the latency check). */
+  rate: number;
 }
 
 interface TargetResult {
@@ -102,6 +113,7 @@ function parseOptions(argv: string[]): Options {
       'search-rounds': { type: 'string', default: '30' },
       json: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
+      rate: { type: 'string', default: String(LATENCY_RATE) },
     },
   });
   const nonNegative = (name: string, value: string): number => {
@@ -124,6 +136,7 @@ function parseOptions(argv: string[]): Options {
     searchRounds: Math.round(positive('search-rounds', values['search-rounds'])),
     json: values.json,
     profile: values.profile,
+    rate: positive('rate', values.rate),
   };
 }
 
@@ -196,17 +209,6 @@ function targetResult(name: string, measured: Measured, baselineRps: number): Ta
   };
 }
 
-/** What went wrong with a target's requests, or undefined when every answer was a 200. */
-function failureOf(target: TargetResult): string | undefined {
-  const statuses = Object.entries(target.otherStatuses).map(([status, n]) => `${n} × ${status}`);
-  const problems = [
-    ...(target.ok === 0 ? ['no 200 answers'] : []),
-    ...(statuses.length > 0 ? [`non-200 answers: ${statuses.join(', ')}`] : []),
-    ...(target.errors > 0 ? [`${target.errors} connection errors (${target.errorSamples.join('; ')})`] : []),
-  ];
-  return problems.length === 0 ? undefined : `${target.name}: ${problems.join('; ')}`;
-}
-
 /** One request through the app, checked: a benchmark of error answers would measure nothing. */
 async function expectRows(api: DataApi, url: string): Promise<number> {
   const response = await api.app.request(url);
@@ -241,45 +243,11 @@ async function timeSearch(
   return { queries, overall: summarize(all) };
 }
 
-function printProfile(name: string, profile: ProfileSummary): void {
-  console.log(`\nServer CPU profile, ${name} (self time, % of samples):\n`);
-  console.log(
-    formatTable([
-      ['function', 'share %'],
-      ...profile.functions.slice(0, 12).map((share) => [share.name, fixed(share.percent, 1)]),
-    ]),
-  );
-  console.log('');
-  console.log(
-    formatTable([
-      ['file or package', 'share %'],
-      ...profile.files.slice(0, 8).map((share) => [share.name, fixed(share.percent, 1)]),
-    ]),
-  );
-}
-
-/** CPU time every core of the machine has spent busy so far, in milliseconds. */
-function machineBusyMs(): number {
-  let busy = 0;
-  for (const { times } of cpus()) busy += times.user + times.nice + times.sys + times.irq;
-  return busy;
-}
-
-/**
- * Share of the machine (all cores) busy over a short interval before the run: other work on the
- * machine takes cores from the server and the generator, and the figures with them.
- */
-async function machineBusyPercent(intervalMs = 1_000): Promise<number> {
-  const before = machineBusyMs();
-  await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  return ((machineBusyMs() - before) / intervalMs / cpus().length) * 100;
-}
-
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const started = performance.now();
   const log = (line: string): void => console.error(`[bench] ${line}`);
-  const load = async (port: number, target: string): Promise<Measured> => {
+  const load = async (port: number, target: string, rate?: number): Promise<Measured> => {
     const profiler = options.profile ? await startProfiler() : undefined;
     const cpuStart = process.cpuUsage();
     const machineStart = machineBusyMs();
@@ -290,6 +258,7 @@ async function main(): Promise<number> {
       connections: options.connections,
       warmupMs: options.warmupMs,
       durationMs: options.durationMs,
+      ...(rate === undefined ? {} : { rate }),
     });
     const wallMs = performance.now() - wallStart;
     const cpu = process.cpuUsage(cpuStart);
@@ -356,14 +325,25 @@ async function main(): Promise<number> {
   const port = portOf(server);
 
   const targets: TargetResult[] = [baseline];
-  for (const endpoint of ['quote', 'profile', 'historical-price-eod/full']) {
+  const urlFor = async (endpoint: string): Promise<string> => {
     // A key per target, so each starts with an empty call log in the store.
-    const key = await benchKey(db);
-    const url = `/stable/${endpoint}?symbol=AAPL&apikey=${key}`;
+    const url = `/stable/${endpoint}?symbol=AAPL&apikey=${await benchKey(db)}`;
     await expectRows(api, url);
+    return url;
+  };
+  for (const endpoint of ['quote', 'profile', 'historical-price-eod/full']) {
+    const url = await urlFor(endpoint);
     log(`data API: ${endpoint}`);
     targets.push(targetResult(endpoint, await load(port, url), baseline.requestsPerSecond));
   }
+  const scheduledName = `quote at ${options.rate} req/s`;
+  log(`data API: ${scheduledName}`);
+  const scheduled = targetResult(
+    scheduledName,
+    await load(port, await urlFor('quote'), options.rate),
+    Number.NaN,
+  );
+  targets.push(scheduled);
   await stop(server);
 
   // 3. Search over a full-size directory, timed inside the process (server time only).
@@ -406,10 +386,10 @@ async function main(): Promise<number> {
       pass: (quote?.ratioToBaseline ?? 0) >= QUOTE_RATIO_TARGET,
     },
     {
-      check: 'quote p99',
-      measured: `${fixed(quote?.p99Ms ?? Number.NaN, 2)} ms`,
+      check: `quote p99 at ${options.rate} req/s`,
+      measured: `${fixed(scheduled.p99Ms, 2)} ms`,
       target: `<= ${QUOTE_P99_TARGET_MS} ms`,
-      pass: (quote?.p99Ms ?? Infinity) <= QUOTE_P99_TARGET_MS,
+      pass: scheduled.p99Ms <= QUOTE_P99_TARGET_MS && scheduled.requestsPerSecond >= options.rate * 0.95,
     },
     {
       check: `search-symbol p99 (${directory.size} symbols)`,
@@ -445,7 +425,7 @@ async function main(): Promise<number> {
         fixed(target.p50Ms, 2),
         fixed(target.p99Ms, 2),
         fixed(target.maxMs, 1),
-        `${fixed(target.ratioToBaseline * 100, 0)} %`,
+        Number.isNaN(target.ratioToBaseline) ? '' : `${fixed(target.ratioToBaseline * 100, 0)} %`,
         fixed(target.meanBodyBytes, 0),
         `${fixed(target.serverCpuPercent, 0)} %`,
         fixed(target.serverCpuMicrosPerRequest, 0),
@@ -510,6 +490,7 @@ async function main(): Promise<number> {
             connections: options.connections,
             warmupSeconds: options.warmupMs / 1000,
             durationSeconds: options.durationMs / 1000,
+            latencyRate: options.rate,
           },
           targets,
           search: {
@@ -542,7 +523,9 @@ async function main(): Promise<number> {
     );
   }
 
-  const failures = targets.map(failureOf).filter((failure) => failure !== undefined);
+  const failures = targets
+    .map((target) => loadFailure(target.name, target))
+    .filter((failure) => failure !== undefined);
   if (failures.length > 0) {
     console.error('\n!!! BENCHMARK INVALID: requests failed, the figures above do not measure the API !!!');
     for (const failure of failures) console.error(`!!! ${failure}`);

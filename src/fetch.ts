@@ -1,10 +1,26 @@
 import { Hono } from 'hono';
 import { astro } from 'astro/hono';
 import { accountsApp } from './server/accounts-app.ts';
+import { isSymbolPagePath, pageCache } from './server/middleware/page-cache.ts';
+
+/** Rendered symbol pages kept at once (about 120 KB each), and the longest one is kept. */
+const PAGE_CACHE_ENTRIES = 1_000;
+const PAGE_CACHE_TTL_MS = 30_000;
 
 /** The site's request pipeline: the accounts API under /api, everything else rendered by Astro. */
 const app = new Hono();
 app.route('/api', accountsApp);
+// Symbol pages are rendered from the database on every request; a popular one is rendered once
+// per half minute instead. Not in development, where an edited component must show at once.
+if (!import.meta.env.DEV) {
+  app.use(
+    pageCache({
+      match: isSymbolPagePath,
+      maxEntries: PAGE_CACHE_ENTRIES,
+      ttlMs: PAGE_CACHE_TTL_MS,
+    }),
+  );
+}
 app.use(astro());
 
 export default app;

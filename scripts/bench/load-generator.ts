@@ -4,7 +4,8 @@ import { summarize, type LatencySummary } from './stats.ts';
 
 /**
  * HTTP load for `npm run bench:api`: a fixed number of keep-alive connections, each sending the next
- * request as soon as the previous answer is complete (closed loop, no pipelining). It speaks HTTP/1.1
+ * request as soon as the previous answer is complete (closed loop, no pipelining), or, with `rate`,
+ * on a fixed schedule (open loop) to measure latency at a given load rather than at saturation. It speaks HTTP/1.1
  * over raw sockets because Node's http client costs more CPU per request than the server under test,
  * which would make the generator, not the API, the bottleneck on a small machine.
  */
@@ -17,6 +18,11 @@ export interface LoadOptions {
   /** Answers before the measured window starts are not counted (JIT warm-up, caches filling). */
   warmupMs: number;
   durationMs: number;
+  /**
+   * Requests per second over all connections, sent on schedule. Unset: as fast as answers come back,
+   * where latency is only connections ÷ throughput (queueing), not the time an answer takes.
+   */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -113,6 +119,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     `GET ${options.path} HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\nConnection: keep-alive\r\nAccept: application/json\r\n\r\n`,
     'latin1',
   );
+  const rate = options.rate;
   const started = performance.now();
   const cpuStart = process.cpuUsage();
   const windowStart = started + options.warmupMs;
@@ -158,16 +165,34 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       let parser = new AnswerParser();
       let sentAt = 0;
       let waiting = false;
+      // On a schedule, connections start spread over one interval and then keep their own beat.
+      const interval = rate === undefined ? 0 : (options.connections / rate) * 1000;
+      let dueAt = performance.now() + Math.random() * interval;
+      let timer: NodeJS.Timeout | undefined;
+      let answeredLate = false;
 
       const send = (): void => {
+        timer = undefined;
         if (socket === undefined) return;
-        if (performance.now() >= windowEnd) {
+        const now = performance.now();
+        if (now >= windowEnd) {
           socket.destroy();
           socket = undefined;
           resolve();
           return;
         }
-        sentAt = performance.now();
+        if (rate !== undefined) {
+          if (now < dueAt) {
+            timer = setTimeout(send, dueAt - now);
+            return;
+          }
+          // A request held back by a slow answer counts from when it was due (no coordinated
+          // omission); one the generator's own timer sent late counts from when it left.
+          sentAt = answeredLate ? dueAt : now;
+          dueAt += interval;
+        } else {
+          sentAt = now;
+        }
         waiting = true;
         socket.write(request);
       };
@@ -191,6 +216,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           const at = performance.now();
           for (const answer of parsed) record(answer, sentAt, at);
           waiting = false;
+          answeredLate = rate !== undefined && at > dueAt;
           send();
         });
         current.on('error', (error) => {
@@ -199,6 +225,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         current.on('close', () => {
           if (socket !== current) return;
           socket = undefined;
+          if (timer !== undefined) clearTimeout(timer);
           if (waiting) recordError('connection closed before the answer was complete');
           waiting = false;
           if (performance.now() >= windowEnd) resolve();

@@ -88,9 +88,28 @@ export function formatNumber(value: number | null | undefined, options: FormatNu
 }
 
 /** A price: always two decimals with separators, e.g. "1,234.50". */
-export function formatPrice(value: number | null | undefined, locale: string = DEFAULT_LOCALE): string {
+export function formatPrice(
+  value: number | null | undefined,
+  locale: string = DEFAULT_LOCALE,
+  fractionDigits = 2,
+): string {
   if (!isFiniteNumber(value)) return MISSING_VALUE;
-  return numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+  return numberFormat(locale, {
+    minimumFractionDigits: fractionDigits,
+    maximumFractionDigits: fractionDigits,
+  }).format(value);
+}
+
+/**
+ * Decimals a price needs to be read: cents for most, more for sub-dollar prices (a currency pair
+ * at 0.6512, a small coin at 0.000412) whose moves would otherwise round away.
+ */
+export function priceDigits(value: number | null | undefined): number {
+  if (!isFiniteNumber(value)) return 2;
+  const abs = Math.abs(value);
+  if (abs === 0 || abs >= 1) return 2;
+  if (abs >= 0.01) return 4;
+  return 6;
 }
 
 /**
@@ -139,4 +158,16 @@ export function formatDate(
   const diff = time - now.getTime();
   if (Math.abs(diff) < RELATIVE_DATE_LIMIT_MS) return relativeTime(diff, locale);
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(when);
+}
+
+/**
+ * A calendar day ("Nov 20, 2026") for trading days, period ends and payment dates in tables: a
+ * day has no time of day, so it is read in UTC and never shifts with the reader's time zone, and
+ * rows of consecutive days read alike (relative time is for moments such as news).
+ */
+export function formatDay(date: Date | string, locale: string = DEFAULT_LOCALE): string {
+  const when =
+    typeof date === 'string' ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T00:00:00Z` : date) : date;
+  if (Number.isNaN(when.getTime())) return MISSING_VALUE;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(when);
 }

@@ -216,92 +216,8 @@ export const ROUTE_LISTS = {
   ],
 } as const;
 
-export const SYMBOL_PAGES = [
-  'analysis',
-  'balance-sheet-data',
-  'balance-sheet-statement',
-  'cash-flow-statement',
-  'chart',
-  'commodity',
-  'company-profile',
-  'corporate-actions',
-  'cryptocurrency',
-  'discounted-cash-flow-model',
-  'discounted-cash-flow-model-levered',
-  'dupont-ratio-analysis',
-  'equity-value',
-  'financial-ratios',
-  'financial-statements',
-  'financial-statements-quarterly',
-  'financial-summary',
-  'forex',
-  'free-cash-flow',
-  'free-cash-flow-build-up',
-  'historical-data',
-  'historical-data-commodity',
-  'historical-data-crypto',
-  'historical-data-forex',
-  'historical-data-index',
-  'income-statement',
-  'index-summary',
-  'intangible-and-good-will-schedule',
-  'intrinsic-value',
-  'news',
-  'operating-data',
-  'profile',
-  'property-plant-and-equipment-schedule',
-  'retained-earning-statement',
-  'stock-value',
-  'terminal-value',
-  'transcripts',
-  'weighted-average-cost-of-capital',
-] as const;
-
-export type SymbolPage = (typeof SYMBOL_PAGES)[number];
-
-export const symbolPath = (page: SymbolPage, id: string): string => `/${page}/${encodeURIComponent(id)}`;
-
-export type AssetType = 'stock' | 'crypto' | 'index' | 'forex' | 'commodity';
-
-export interface SymbolTab {
-  page: SymbolPage;
-  label: string;
-}
-
-/** The tab set each asset type shows on its symbol pages (SPEC §2). */
-export const SYMBOL_TABS: Readonly<Record<AssetType, readonly SymbolTab[]>> = {
-  stock: [
-    { page: 'financial-summary', label: 'Overview' },
-    { page: 'profile', label: 'Profile' },
-    { page: 'financial-statements', label: 'Financial Statements' },
-    { page: 'financial-ratios', label: 'Financial Ratios' },
-    { page: 'chart', label: 'Chart' },
-    { page: 'analysis', label: 'Analysis' },
-    { page: 'news', label: 'News' },
-    { page: 'corporate-actions', label: 'Corporate Actions' },
-    { page: 'discounted-cash-flow-model', label: 'DCF' },
-  ],
-  crypto: [
-    { page: 'cryptocurrency', label: 'Overview' },
-    { page: 'chart', label: 'Chart' },
-    { page: 'historical-data-crypto', label: 'Historical Data' },
-  ],
-  index: [
-    { page: 'index-summary', label: 'Overview' },
-    { page: 'chart', label: 'Chart' },
-    { page: 'historical-data-index', label: 'Historical Data' },
-  ],
-  forex: [
-    { page: 'forex', label: 'Overview' },
-    { page: 'chart', label: 'Chart' },
-    { page: 'historical-data-forex', label: 'Historical Data' },
-  ],
-  commodity: [
-    { page: 'commodity', label: 'Overview' },
-    { page: 'chart', label: 'Chart' },
-    { page: 'historical-data-commodity', label: 'Historical Data' },
-  ],
-};
+// The per-symbol pages (SPEC §2) with their tab sets and paths live beside the rules that route them.
+export { SYMBOL_PAGES, SYMBOL_TABS, symbolPath, type SymbolPage, type SymbolTab } from './symbol-routes.ts';
 
 /**
  * Internal routes that are linked from the shell but whose pages are built by later work. The
@@ -360,7 +276,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/playground/legacy',
   '/playground/stable',
   '/profile-link',
-  '/search',
   '/sector-performance',
   '/top-stock-actives',
   '/top-stock-gainers',

@@ -21,6 +21,11 @@ export interface UserData {
   emailVerified: boolean;
   isPremium: boolean;
   planCode: string;
+  /**
+   * The plan's data coverage (0 sample … 4 commercial, as the data API counts it): the site opens
+   * the premium dialog instead of sections the plan does not include.
+   */
+  dataTier: number;
   apiKey: string;
   legacy: boolean;
   facebookLinked: boolean;
@@ -56,6 +61,7 @@ export const EMPTY_PROFILE_DATA: ProfileData = {
   emailVerified: false,
   isPremium: false,
   planCode: 'free',
+  dataTier: 0,
   legacy: false,
   facebookLinked: false,
   referralCode: '',

@@ -12,6 +12,8 @@ import { appServerRoutes } from './routes/app-server.ts';
 import { clientConfigRoutes } from './routes/client-config.ts';
 import { devauthRoutes } from './routes/devauth.ts';
 import { enterpriseRoutes } from './routes/enterprise.ts';
+import { marketChartRoutes } from './routes/market-chart.ts';
+import { createMarketHistoryRoutes } from './routes/market-history.ts';
 import { devMailboxRoutes } from './routes/dev-mailbox.ts';
 import { apiUsageRoutes } from './routes/api-usage.ts';
 import { emailVerificationRoutes } from './routes/email-verification.ts';
@@ -30,6 +32,8 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', emailVerificationRoutes)
   .route('/portal', apiUsageRoutes)
   .route('/app', appServerRoutes)
+  .route('/market', marketChartRoutes)
+  .route('/market', createMarketHistoryRoutes())
   .route('/admin', adminRoutes)
   .route('/devauth', devauthRoutes)
   .route('/', supportRoutes)

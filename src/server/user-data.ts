@@ -1,6 +1,7 @@
 import { hmacHex, serverSecret } from './crypto.ts';
 import type { Db } from './db/client.ts';
-import type { User } from './db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { pricePlans, type User } from './db/schema.ts';
 import { EMPTY_PROFILE_DATA, type ProfileData, type UserData } from '../lib/user-data.ts';
 import { revealApiKey } from './services/api-keys.ts';
 
@@ -19,7 +20,7 @@ export function intercomHash(userId: string, secret: string = serverSecret()): s
 }
 
 /** Everything of the user state except the API key, for admins looking at someone else's account. */
-export function profileData(user: User): ProfileData {
+export function profileData(user: User, dataTier = 0): ProfileData {
   return {
     ...EMPTY_PROFILE_DATA,
     userid: user.id,
@@ -32,6 +33,7 @@ export function profileData(user: User): ProfileData {
     emailVerified: user.emailVerified,
     isPremium: user.isPremium,
     planCode: user.planCode,
+    dataTier,
     legacy: user.legacy,
     referralCode: user.referralCode ?? '',
     intercomHash: intercomHash(user.id),
@@ -40,6 +42,15 @@ export function profileData(user: User): ProfileData {
 
 /** The user state for the account's owner, with the API key revealed for the dashboard. */
 export async function userData(db: Db, user: User): Promise<UserData> {
-  const key = await revealApiKey(db, user.id);
-  return { ...profileData(user), apiKey: key?.key ?? '' };
+  const [key, dataTier] = await Promise.all([revealApiKey(db, user.id), planDataTier(db, user.planCode)]);
+  return { ...profileData(user, dataTier), apiKey: key?.key ?? '' };
+}
+
+/** The data coverage of a plan (0 when the plan is unknown): what the site's sections check. */
+export async function planDataTier(db: Db, planCode: string): Promise<number> {
+  const [plan] = await db
+    .select({ dataTier: pricePlans.dataTier })
+    .from(pricePlans)
+    .where(eq(pricePlans.code, planCode));
+  return plan?.dataTier ?? 0;
 }

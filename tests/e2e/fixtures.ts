@@ -5,6 +5,9 @@ export interface TestUser {
   userRole?: 'user' | 'analyst' | 'admin';
   legacy?: boolean;
   apiKey?: string;
+  planCode?: string;
+  /** The plan's data coverage (0 free … 4 commercial). */
+  dataTier?: number;
 }
 
 /** The end-to-end site's Auth emulator (scripts/e2e-server.ts) and its demo project. */
@@ -26,8 +29,9 @@ export async function signInAs(page: Page, user: TestUser): Promise<void> {
     userRole: user.userRole ?? 'user',
     legacy: user.legacy ?? false,
     apiKey: user.apiKey ?? 'k'.repeat(32),
-    planCode: 'free',
-    isPremium: false,
+    planCode: user.planCode ?? 'free',
+    dataTier: user.dataTier ?? 0,
+    isPremium: (user.dataTier ?? 0) > 0,
   };
   const snapshot = { accessToken: `test-token-${user.username || 'anonymous'}`, user: data };
   await page.route('**/api/portal/auth/access-token', (route) =>

@@ -10,9 +10,9 @@ import {
   SYMBOL_TABS,
   isPending,
   normalizePath,
-  type AssetType,
   type NavLink,
 } from '../../src/lib/routes.ts';
+import type { SymbolKind } from '../../src/lib/symbol-routes.ts';
 
 /** SPEC §2, Datasets menu, in the order given there. */
 const SPEC_DATASETS = [
@@ -142,7 +142,7 @@ const SPEC_STOCK_TABS = [
 ];
 
 /** SPEC §2, "Tab sets per asset type". */
-const SPEC_TAB_SETS: Record<AssetType, string[]> = {
+const SPEC_TAB_SETS: Record<SymbolKind, string[]> = {
   crypto: ['cryptocurrency', 'chart', 'historical-data-crypto'],
   index: ['index-summary', 'chart', 'historical-data-index'],
   forex: ['forex', 'chart', 'historical-data-forex'],
@@ -295,7 +295,7 @@ describe('symbol pages', () => {
   });
 
   it('include every page of the SPEC tab set of each asset type', () => {
-    for (const [type, pages] of Object.entries(SPEC_TAB_SETS) as [AssetType, string[]][]) {
+    for (const [type, pages] of Object.entries(SPEC_TAB_SETS) as [SymbolKind, string[]][]) {
       const tabPages = SYMBOL_TABS[type].map((tab) => tab.page);
       expect(tabPages, type).toEqual(expect.arrayContaining(pages));
     }

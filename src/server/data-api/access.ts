@@ -114,7 +114,9 @@ export class KeyChecker {
     }
     const { verdict } = cached;
     if (!verdict.ok) return verdict.refusal;
-    const plans = await this.catalogue();
+    const fresh = this.plans;
+    const plans =
+      fresh !== undefined && now - fresh.loadedAt < PLAN_CACHE_TTL_MS ? fresh : await this.catalogue();
     // The caller is built once per verdict and plan catalogue, not on every request.
     if (cached.caller?.plans !== plans) {
       const plan = plans.byCode.get(verdict.planCode) ?? (await this.plan(verdict.planCode));

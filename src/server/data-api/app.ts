@@ -41,6 +41,8 @@ const CORS_HEADERS: Readonly<Record<string, string>> = {
 const ANSWER_CACHE_SIZE = 2_000;
 /** Longest an answer is served from the cache, whatever the endpoint's max-age. */
 const ANSWER_CACHE_MAX_SECONDS = 15;
+/** Validated queries kept for repeated identical requests. */
+const PREPARED_QUERY_CACHE_SIZE = 5_000;
 
 export interface DataApiOptions {
   database?: () => Promise<Db>;
@@ -130,6 +132,24 @@ function symbolsOf(endpoint: EndpointDefinition, params: Record<string, unknown>
   return [];
 }
 
+/** A request's validated parameters and what follows from them alone. */
+interface PreparedQuery {
+  params: Record<string, unknown>;
+  csv: boolean;
+  /** Endpoint, format and parameters: the answer cache key without the plan's part. */
+  key: string;
+  named: string[];
+  raised: { tier: number; subject: string } | undefined;
+}
+
+/** A query string without its `apikey` parameter, so that every key shares one prepared entry. */
+function withoutKey(search: string): string {
+  return search
+    .split('&')
+    .filter((pair) => !pair.startsWith('apikey=') && pair !== 'apikey')
+    .join('&');
+}
+
 function usageEndpoint(): EndpointDefinition {
   return defineEndpoint({
     path: 'api-usage',
@@ -195,11 +215,47 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     clock: now,
   });
 
+  const preparedQueries = new Memo<PreparedQuery>({ max: PREPARED_QUERY_CACHE_SIZE, ttlMs: Infinity });
+
+  /**
+   * The validated parameters of a request, or the message naming the bad one. Validation is a pure
+   * function of the endpoint and the query, so clients repeating a request (a ticker polling a quote)
+   * reuse the earlier result, keyed by the raw query without the key.
+   */
+  const prepare = (endpoint: EndpointDefinition, search: string, c: Context): PreparedQuery | string => {
+    const memoKey = `${endpoint.path}?${search.includes('apikey') ? withoutKey(search) : search}`;
+    const known = preparedQueries.get(memoKey);
+    if (known !== undefined) return known;
+    const { datatype, ...raw } = c.req.query();
+    delete raw.apikey;
+    const parsed = endpoint.params.safeParse(raw);
+    if (!parsed.success) return parameterMessage(parsed.error, raw);
+    const params: Record<string, unknown> = parsed.data;
+    const format = datatype === undefined || datatype === '' ? 'json' : datatype.toLowerCase();
+    if (format !== 'json' && !(format === 'csv' && endpoint.csv === true)) {
+      return endpoint.csv === true
+        ? 'Invalid value for parameter "datatype": must be json or csv.'
+        : `Invalid value for parameter "datatype": ${endpoint.path} answers in JSON only.`;
+    }
+    const request: PreparedQuery = {
+      params,
+      csv: format === 'csv',
+      key: `${endpoint.path}|${format}|${JSON.stringify(params)}`,
+      named: symbolsOf(endpoint, params),
+      raised: endpoint.tierFor?.(params),
+    };
+    preparedQueries.set(memoKey, request);
+    return request;
+  };
+
   const serve = async (c: Context, endpoint: EndpointDefinition): Promise<Response> => {
     // Every header of the answer goes into one plain object, turned into a Response once.
     const headers: Record<string, string> = { ...CORS_HEADERS };
+    const url = c.req.url;
+    const start = url.indexOf('?');
+    const search = start < 0 ? '' : url.slice(start + 1);
     const caller: DataCaller | AccessRefusal = await keys.check(
-      c.req.query('apikey') ?? c.req.header('apikey'),
+      (search.includes('apikey') ? c.req.query('apikey') : undefined) ?? c.req.header('apikey'),
     );
     if ('status' in caller) return errorResponse(caller.status, caller.message, headers);
 
@@ -214,7 +270,7 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
       }
     }
 
-    const answer = await respond(c, endpoint, caller, headers);
+    const answer = await respond(c, endpoint, search, caller, headers);
     if (metered && caller.kind === 'key') meter.record(caller.keyId, endpoint.path, answer.bytes);
     return answer.response;
   };
@@ -223,6 +279,7 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
   const respond = async (
     c: Context,
     endpoint: EndpointDefinition,
+    search: string,
     caller: DataCaller,
     headers: Record<string, string>,
   ): Promise<{ response: Response; bytes: number }> => {
@@ -235,31 +292,18 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
       subject: string,
     ): Promise<{ response: Response; bytes: number }> =>
       refuse(402, await planMessage(caller, tier, subject));
-    const query = c.req.query();
-    const { datatype, ...raw } = query;
-    delete raw.apikey;
-    const parsed = endpoint.params.safeParse(raw);
-    if (!parsed.success) return refuse(400, parameterMessage(parsed.error, raw));
-    const params: Record<string, unknown> = parsed.data;
-    const format = datatype === undefined || datatype === '' ? 'json' : datatype.toLowerCase();
-    if (format !== 'json' && !(format === 'csv' && endpoint.csv === true)) {
-      return refuse(
-        400,
-        endpoint.csv === true
-          ? 'Invalid value for parameter "datatype": must be json or csv.'
-          : `Invalid value for parameter "datatype": ${endpoint.path} answers in JSON only.`,
-      );
-    }
+    const request = prepare(endpoint, search, c);
+    if (typeof request === 'string') return refuse(400, request);
+    const { params, csv } = request;
 
     const symbols = await directory.get();
     if (caller.plan.dataTier < endpoint.tier) {
       return refuseForPlan(endpoint.tier, `the ${endpoint.path} endpoint`);
     }
-    const raised = endpoint.tierFor?.(params);
+    const { raised, named } = request;
     if (raised !== undefined && caller.plan.dataTier < raised.tier) {
       return refuseForPlan(raised.tier, raised.subject);
     }
-    const named = symbolsOf(endpoint, params);
     let source = symbols.source;
     if (named.length > 0) {
       const known = named.map((symbol) => symbols.get(symbol)).filter((security) => security !== undefined);
@@ -271,13 +315,9 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
         source = known.some((security) => security.source === 'demo') ? 'demo' : 'imported';
     }
 
-    const csv = format === 'csv';
     // Answers depend on the parameters and, through the default history range, on the plan's
     // history; within an endpoint's max-age they are served again without running the handler.
-    const cacheKey =
-      endpoint.maxAge > 0
-        ? `${endpoint.path}|${format}|${String(caller.plan.historyYears)}|${JSON.stringify(params)}`
-        : undefined;
+    const cacheKey = endpoint.maxAge > 0 ? `${request.key}|${String(caller.plan.historyYears)}` : undefined;
     let cached = cacheKey === undefined ? undefined : answers.get(cacheKey);
     if (cached === undefined) {
       let rows: unknown[];
@@ -366,7 +406,8 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
       });
     })
     .get('/stable/*', (c) => {
-      const path = c.req.path.slice('/stable/'.length).replace(/\/+$/, '');
+      const tail = c.req.path.slice('/stable/'.length);
+      const path = tail.endsWith('/') ? tail.replace(/\/+$/, '') : tail;
       const endpoint = path === usage.path ? usage : byPath.get(path);
       if (endpoint === undefined) return errorResponse(404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path));
       return serve(c, endpoint);

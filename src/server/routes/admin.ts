@@ -13,7 +13,7 @@ import { listClientErrors } from '../services/client-errors.ts';
 import { listEnterpriseEnquiries } from '../services/enterprise-enquiries.ts';
 import { findUserById, setBlocked } from '../services/users.ts';
 import { revokeUserSessions } from '../sessions.ts';
-import { profileData } from '../user-data.ts';
+import { planDataTier, profileData } from '../user-data.ts';
 
 export const NO_SUCH_USER_MESSAGE = 'No such user.';
 export const SELF_BLOCK_MESSAGE = 'You cannot block your own account.';
@@ -78,5 +78,10 @@ export const adminRoutes = new Hono<AccountsEnv>()
     const id = c.req.param('id');
     const user = UUID_PATTERN.test(id) ? await findUserById(c.var.db, id) : null;
     if (!user) return apiError(c, 404, NO_SUCH_USER_MESSAGE);
-    return c.json({ ...profileData(user), blocked: user.blocked, emailVerified: user.emailVerified });
+    const dataTier = await planDataTier(c.var.db, user.planCode);
+    return c.json({
+      ...profileData(user, dataTier),
+      blocked: user.blocked,
+      emailVerified: user.emailVerified,
+    });
   });

@@ -9,6 +9,30 @@
  * - values keep full precision; rounding is the API layer's choice.
  */
 
+import {
+  DEFAULT_PROJECTION_YEARS,
+  finite,
+  leveredDcfModel,
+  safeDivide,
+  sanitize,
+  unleveredDcfModel,
+  type DcfAssumptions,
+  type DcfKind,
+} from '../../../lib/dcf.ts';
+
+// The DCF model lives in src/lib so the browser can recompute it; it is re-exported here so every
+// caller of the formulas keeps one import.
+export {
+  DEFAULT_PROJECTION_YEARS,
+  leveredDcfModel,
+  safeDivide,
+  unleveredDcfModel,
+  type DcfAssumptions,
+  type DcfKind,
+  type DcfModel,
+  type DcfProjectionYear,
+} from '../../../lib/dcf.ts';
+
 /** One income statement row, exactly as FMP's stable API serves it. */
 export interface IncomeStatement {
   date: string;
@@ -358,29 +382,6 @@ export interface DiscountedCashFlowRow {
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------------------
-
-/**
- * Division that never yields NaN or ±Infinity, because FMP serves 0 for a ratio with a zero denominator and
- * JSON cannot carry non-finite numbers at all.
- */
-export function safeDivide(numerator: number, denominator: number): number {
-  if (!Number.isFinite(numerator) || !Number.isFinite(denominator) || denominator === 0) return 0;
-  const quotient = numerator / denominator;
-  return Number.isFinite(quotient) ? quotient : 0;
-}
-
-function finite(value: number): number {
-  return Number.isFinite(value) ? value : 0;
-}
-
-/** Replaces any non-finite number in a row with 0, so a malformed input can never leak NaN into a response. */
-function sanitize<T extends object>(row: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    out[key] = typeof value === 'number' ? finite(value) : value;
-  }
-  return out as T;
-}
 
 function average(current: number, previous: number | undefined): number {
   return previous === undefined ? current : (current + previous) / 2;
@@ -854,82 +855,10 @@ export const DEFAULT_EQUITY_RISK_PREMIUM = 0.0472;
 export const DEFAULT_BETA = 1;
 /** Long-run growth of cash flows after the projection years, roughly long-run nominal GDP growth. */
 export const DEFAULT_TERMINAL_GROWTH_RATE = 0.025;
-/** Years projected explicitly before the terminal value takes over. */
-export const DEFAULT_PROJECTION_YEARS = 5;
 /** Tax rate used when the latest year had no pre-tax profit (US federal statutory rate). */
 export const DEFAULT_TAX_RATE = 0.21;
 /** Bounds on the default growth assumption, so one exceptional year does not dominate the valuation. */
 export const DEFAULT_GROWTH_BOUNDS = { min: -0.05, max: 0.15 } as const;
-
-export type DcfKind = 'unlevered' | 'levered';
-
-/**
- * Every assumption a DCF model needs, explicit so that a visitor can change any of them and see the model
- * recomputed. Rates are fractions (0.08 = 8 %).
- */
-export interface DcfAssumptions {
-  symbol: string;
-  /** Valuation date: the date of `stockPrice`. */
-  date: string;
-  stockPrice: number;
-  /** Fiscal year of the base cash flow; projections are for the years after it. */
-  baseYear: number;
-  /** Free cash flow of the base year: to the firm (unlevered) or to equity (levered). */
-  baseCashFlow: number;
-  /** Yearly growth of the cash flow over the projection years. */
-  growthRate: number;
-  terminalGrowthRate: number;
-  projectionYears: number;
-  riskFreeRate: number;
-  beta: number;
-  equityRiskPremium: number;
-  /** Pre-tax cost of debt. */
-  costOfDebt: number;
-  taxRate: number;
-  totalDebt: number;
-  netDebt: number;
-  sharesOutstanding: number;
-  /** Replaces the derived discount rate (WACC for unlevered, cost of equity for levered) when set. */
-  discountRate?: number | undefined;
-}
-
-/** One projected year of a DCF model. */
-export interface DcfProjectionYear {
-  year: number;
-  cashFlow: number;
-  discountFactor: number;
-  presentValue: number;
-}
-
-/** A DCF model with every intermediate value, for the pages that show and let visitors edit it. */
-export interface DcfModel {
-  kind: DcfKind;
-  symbol: string;
-  date: string;
-  stockPrice: number;
-  assumptions: DcfAssumptions;
-  marketCap: number;
-  costOfEquity: number;
-  afterTaxCostOfDebt: number;
-  equityWeight: number;
-  debtWeight: number;
-  wacc: number;
-  /** The rate actually used: WACC (unlevered) or cost of equity (levered), unless overridden. */
-  discountRate: number;
-  projections: DcfProjectionYear[];
-  sumPresentValue: number;
-  /** Cash flow of the first year after the projection: the last projected year grown once at the terminal rate. */
-  terminalYearCashFlow: number;
-  terminalValue: number;
-  presentTerminalValue: number;
-  /** False when the discount rate does not exceed the terminal growth rate; the valuation is then 0. */
-  terminalValueDefined: boolean;
-  /** Value of operations (unlevered) or equity value plus net debt (levered). */
-  enterpriseValue: number;
-  netDebt: number;
-  equityValue: number;
-  equityValuePerShare: number;
-}
 
 /** Statement history and market inputs from which default DCF assumptions are derived. */
 export interface DcfStatementInputs {
@@ -1004,84 +933,6 @@ export function defaultDcfAssumptions(input: DcfStatementInputs, kind: DcfKind):
     netDebt: netDebt(balance),
     sharesOutstanding: input.sharesOutstanding ?? defaultShares(income),
   };
-}
-
-function dcfModel(a: DcfAssumptions, kind: DcfKind): DcfModel {
-  const marketCap = marketCapOf(a.stockPrice, a.sharesOutstanding);
-  const costOfEquity = a.riskFreeRate + a.beta * a.equityRiskPremium;
-  const afterTaxCostOfDebt = a.costOfDebt * (1 - a.taxRate);
-  const capital = marketCap + a.totalDebt;
-  const equityWeight = capital > 0 ? safeDivide(marketCap, capital) : 1;
-  const debtWeight = capital > 0 ? safeDivide(a.totalDebt, capital) : 0;
-  const wacc = equityWeight * costOfEquity + debtWeight * afterTaxCostOfDebt;
-  const discountRate = finite(a.discountRate ?? (kind === 'unlevered' ? wacc : costOfEquity));
-  const years = Math.max(1, Math.min(50, Math.trunc(finite(a.projectionYears)) || DEFAULT_PROJECTION_YEARS));
-
-  const projections: DcfProjectionYear[] = [];
-  let cashFlow = a.baseCashFlow;
-  for (let t = 1; t <= years; t++) {
-    cashFlow = finite(cashFlow * (1 + a.growthRate));
-    const discountFactor = safeDivide(1, (1 + discountRate) ** t);
-    projections.push({
-      year: a.baseYear + t,
-      cashFlow,
-      discountFactor,
-      presentValue: cashFlow * discountFactor,
-    });
-  }
-  const sumPresentValue = projections.reduce((sum, p) => sum + p.presentValue, 0);
-  const terminalValueDefined = discountRate > a.terminalGrowthRate && discountRate > -1;
-  const terminalYearCashFlow = cashFlow * (1 + a.terminalGrowthRate);
-  const terminalValue = terminalValueDefined
-    ? safeDivide(terminalYearCashFlow, discountRate - a.terminalGrowthRate)
-    : 0;
-  const presentTerminalValue = terminalValue * (projections[projections.length - 1]?.discountFactor ?? 0);
-  const presentTotal = terminalValueDefined ? sumPresentValue + presentTerminalValue : 0;
-  const enterpriseValue =
-    kind === 'unlevered' ? presentTotal : terminalValueDefined ? presentTotal + a.netDebt : 0;
-  const equityValue =
-    kind === 'unlevered' ? (terminalValueDefined ? presentTotal - a.netDebt : 0) : presentTotal;
-
-  return sanitize({
-    kind,
-    symbol: a.symbol,
-    date: a.date,
-    stockPrice: a.stockPrice,
-    assumptions: sanitize(a),
-    marketCap,
-    costOfEquity,
-    afterTaxCostOfDebt,
-    equityWeight,
-    debtWeight,
-    wacc,
-    discountRate,
-    projections: projections.map((p) => sanitize(p)),
-    sumPresentValue,
-    terminalYearCashFlow,
-    terminalValue,
-    presentTerminalValue,
-    terminalValueDefined,
-    enterpriseValue,
-    netDebt: a.netDebt,
-    equityValue,
-    equityValuePerShare: safeDivide(equityValue, a.sharesOutstanding),
-  });
-}
-
-/**
- * Unlevered DCF: free cash flow to the firm grown for the projection years and discounted at WACC, plus a
- * Gordon-growth terminal value; equity value is the result less net debt.
- */
-export function unleveredDcfModel(assumptions: DcfAssumptions): DcfModel {
-  return dcfModel(assumptions, 'unlevered');
-}
-
-/**
- * Levered DCF: free cash flow to equity grown and discounted at the cost of equity, so the result is the
- * equity value directly (net debt is already paid out of the cash flows).
- */
-export function leveredDcfModel(assumptions: DcfAssumptions): DcfModel {
-  return dcfModel(assumptions, 'levered');
 }
 
 /** The FMP `discounted-cash-flow` row: the unlevered model's value per share beside the price. */

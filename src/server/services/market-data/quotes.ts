@@ -141,7 +141,8 @@ export async function quoteFacts(
 }
 
 // Closing times of the venues: a quote's timestamp is the close of its latest bar.
-interface SessionClose {
+/** When an exchange's regular session ends, in its own time zone. */
+export interface SessionClose {
   timeZone: string;
   hour: number;
   minute: number;
@@ -158,7 +159,8 @@ const SESSION_CLOSES: Record<string, SessionClose> = {
 /** Markets that trade round the clock close their daily bar at midnight UTC. */
 const MIDNIGHT_UTC: SessionClose = { timeZone: 'UTC', hour: 24, minute: 0 };
 
-function sessionClose(security: Pick<Security, 'exchange' | 'assetType'>): SessionClose {
+/** The session close of a security's market (crypto and forex bars close at midnight UTC). */
+export function sessionClose(security: Pick<Security, 'exchange' | 'assetType'>): SessionClose {
   if (security.assetType === 'crypto' || security.assetType === 'forex') return MIDNIGHT_UTC;
   return SESSION_CLOSES[security.exchange] ?? NEW_YORK_CLOSE;
 }

@@ -1,0 +1,342 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
+import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
+import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
+import { loadFailure, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
+import { ensureBuild, launchProduction, type Launched } from './launch.ts';
+
+/**
+ * `npm run bench`: how many symbol pages the production site serves per second on this machine,
+ * then the data API benchmark (`npm run bench:api`, skipped with --pages-only). The built site runs
+ * in this process as `npm start` runs it (identity emulator, site and data API, over a throwaway
+ * database with the 'test' demo data), on ports of its own so a developer's running site is never
+ * touched; each page is loaded from a separate process over keep-alive connections. A page is
+ * rendered once and then answered from the page cache until its lifetime ends, so the figures are
+ * those of popular pages; the 'miss ms' column is what one uncached render costs.
+ * Targets are measurements, not tests: a MISS is printed, only failed requests fail the run.
+ *
+ * Flags: --duration and --warmup (seconds per target), --connections, --json, --profile (server
+ * CPU profile per page), --pages-only; --listings, --search-rounds and --rate go to the API benchmark.
+ */
+
+const PAGES = [
+  '/financial-summary/AAPL',
+  '/chart/AAPL',
+  '/cryptocurrency/BTCUSD',
+  '/income-statement/MSFT',
+] as const;
+/** Symbol pages per second each page must reach. */
+const PAGE_RPS_TARGET = 1_000;
+/** Uncached renders timed per page (each with a query string of its own, so none is a cache hit). */
+const MISS_ROUNDS = 10;
+/** Other processes' CPU (percent of one core) above which a page's figures are flagged as unreliable. */
+const OTHER_CPU_WARNING_PERCENT = 20;
+
+interface Options {
+  durationMs: number;
+  warmupMs: number;
+  connections: number;
+  json: boolean;
+  profile: boolean;
+  pagesOnly: boolean;
+  /** The flags handed to the data API benchmark, as given. */
+  apiArgs: string[];
+}
+
+interface PageResult {
+  path: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  ok: number;
+  otherStatuses: Record<string, number>;
+  errors: number;
+  errorSamples: string[];
+  meanBodyBytes: number;
+  /** Sequential uncached renders of the page, timed from this process. */
+  miss: LatencySummary;
+  /** CPU of the process serving the site while loaded, in percent of one core. */
+  serverCpuPercent: number;
+  serverCpuMicrosPerRequest: number;
+  generatorCpuPercent: number;
+  otherCpuPercent: number;
+  profile?: ProfileSummary;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values, tokens } = parseArgs({
+    args: argv,
+    tokens: true,
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '50' },
+      json: { type: 'boolean', default: false },
+      profile: { type: 'boolean', default: false },
+      'pages-only': { type: 'boolean', default: false },
+      listings: { type: 'string' },
+      'search-rounds': { type: 'string' },
+      rate: { type: 'string' },
+    },
+  });
+  const number = (name: string, value: string, min: number): number => {
+    const parsed = Number(value);
+    if (value.trim() === '' || !Number.isFinite(parsed) || parsed < min) {
+      throw new Error(`--${name} must be a number of ${min} or more`);
+    }
+    return parsed;
+  };
+  const apiArgs: string[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === 'pages-only') continue;
+    apiArgs.push(token.value === undefined ? `--${token.name}` : `--${token.name}=${token.value}`);
+  }
+  return {
+    durationMs: number('duration', values.duration, Number.MIN_VALUE) * 1000,
+    warmupMs: number('warmup', values.warmup, 0) * 1000,
+    connections: Math.round(number('connections', values.connections, 1)),
+    json: values.json,
+    profile: values.profile,
+    pagesOnly: values['pages-only'],
+    apiArgs,
+  };
+}
+
+/** One request, checked: a benchmark of error pages would measure nothing. */
+async function expectPage(siteUrl: string, target: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${siteUrl}${target}`, { redirect: 'manual' });
+  const body = await response.text();
+  const elapsed = performance.now() - started;
+  if (response.status !== 200)
+    throw new Error(`${target} answered ${response.status}: ${body.slice(0, 200)}`);
+  const symbol = target.split('/').pop()?.split('?')[0] ?? '';
+  if (!body.includes(symbol)) throw new Error(`${target} answered a page without ${symbol}`);
+  return elapsed;
+}
+
+/** Runs `npm run bench:api` with the flags it accepts; resolves with its exit code. */
+function runApiBenchmark(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'bench-api.ts'), ...args], {
+      stdio: 'inherit',
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      resolve(code ?? (signal === null ? 1 : 128));
+    });
+  });
+}
+
+async function benchPages(options: Options, site: Launched): Promise<PageResult[]> {
+  const log = (line: string): void => console.error(`[bench] ${line}`);
+  const port = Number(new URL(site.siteUrl).port);
+  const results: PageResult[] = [];
+  for (const target of PAGES) {
+    // Uncached renders first (each query string is a page of its own), then the page itself.
+    const misses: number[] = [];
+    for (let round = 0; round < MISS_ROUNDS; round++) {
+      misses.push(await expectPage(site.siteUrl, `${target}?bench-miss=${round}`));
+    }
+    await expectPage(site.siteUrl, target);
+    log(`symbol page ${target}`);
+    const profiler = options.profile ? await startProfiler() : undefined;
+    const cpuStart = process.cpuUsage();
+    const machineStart = machineBusyMs();
+    const wallStart = performance.now();
+    const load: LoadResult = await runLoadInChild({
+      port,
+      path: target,
+      connections: options.connections,
+      warmupMs: options.warmupMs,
+      durationMs: options.durationMs,
+    });
+    const wallMs = performance.now() - wallStart;
+    const cpu = process.cpuUsage(cpuStart);
+    const serverMs = (cpu.user + cpu.system) / 1000;
+    const otherMs = machineBusyMs() - machineStart - serverMs - load.generatorCpuMs;
+    const profile = profiler === undefined ? undefined : await profiler.stop();
+    results.push({
+      ...(profile === undefined ? {} : { profile }),
+      path: target,
+      requestsPerSecond: load.requestsPerSecond,
+      p50Ms: load.latency.p50,
+      p99Ms: load.latency.p99,
+      maxMs: load.latency.max,
+      ok: load.ok,
+      otherStatuses: load.otherStatuses,
+      errors: load.errors,
+      errorSamples: load.errorSamples,
+      meanBodyBytes: load.meanBodyBytes,
+      miss: summarize(misses),
+      serverCpuPercent: (serverMs / wallMs) * 100,
+      serverCpuMicrosPerRequest: load.totalAnswers === 0 ? Number.NaN : (serverMs * 1000) / load.totalAnswers,
+      generatorCpuPercent: load.generatorCpuPercent,
+      otherCpuPercent: Math.max(0, (otherMs / wallMs) * 100),
+    });
+  }
+  return results;
+}
+
+function report(options: Options, pages: PageResult[], busyBefore: number): void {
+  console.log(
+    `\nSymbol page benchmark: ${availableParallelism()} cores, Node ${process.version}, production build, ${options.connections} keep-alive connections, ${options.durationMs / 1000} s per page after ${options.warmupMs / 1000} s warm-up (test demo data)\n`,
+  );
+  console.log(
+    formatTable([
+      [
+        'page',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'body bytes',
+        'miss ms',
+        'server CPU',
+        'CPU µs/req',
+        'load CPU',
+        'other CPU',
+        'non-200',
+        'errors',
+      ],
+      ...pages.map((page) => [
+        page.path,
+        fixed(page.requestsPerSecond, 0),
+        fixed(page.p50Ms, 2),
+        fixed(page.p99Ms, 2),
+        fixed(page.maxMs, 1),
+        fixed(page.meanBodyBytes, 0),
+        fixed(page.miss.p50, 1),
+        `${fixed(page.serverCpuPercent, 0)} %`,
+        fixed(page.serverCpuMicrosPerRequest, 0),
+        `${fixed(page.generatorCpuPercent, 0)} %`,
+        `${fixed(page.otherCpuPercent, 0)} %`,
+        String(Object.values(page.otherStatuses).reduce((sum, n) => sum + n, 0)),
+        String(page.errors),
+      ]),
+    ]),
+  );
+  console.log(
+    `\n'miss ms': median of ${MISS_ROUNDS} sequential uncached renders (a query string of their own each), timed from the benchmark process.\n`,
+  );
+  console.log(
+    formatTable([
+      ['check', 'measured', 'target', 'verdict'],
+      ...pages.map((page) => [
+        `${page.path} req/s`,
+        fixed(page.requestsPerSecond, 0),
+        `>= ${PAGE_RPS_TARGET}`,
+        page.requestsPerSecond >= PAGE_RPS_TARGET ? 'PASS' : 'MISS',
+      ]),
+    ]),
+  );
+  for (const page of pages) if (page.profile !== undefined) printProfile(page.path, page.profile);
+  if (options.json) {
+    console.log(
+      JSON.stringify(
+        {
+          machine: { cores: availableParallelism(), node: process.version, busyBeforePercent: busyBefore },
+          settings: {
+            connections: options.connections,
+            warmupSeconds: options.warmupMs / 1000,
+            durationSeconds: options.durationMs / 1000,
+          },
+          pages,
+          target: PAGE_RPS_TARGET,
+        },
+        null,
+        2,
+      ),
+    );
+  }
+  for (const page of pages.filter((result) => result.otherCpuPercent > OTHER_CPU_WARNING_PERCENT)) {
+    console.error(
+      `!!! Other processes used ${fixed(page.otherCpuPercent, 0)} % of a core during ${page.path}: its figures understate the site; rerun on an idle machine.`,
+    );
+  }
+}
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  const started = performance.now();
+  // The production build on ports of its own, over a throwaway database with the small demo set.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-data-'));
+  process.env.HOST = '127.0.0.1';
+  process.env.PORT = process.env.BENCH_SITE_PORT ?? '4361';
+  process.env.DATA_API_PORT = process.env.BENCH_DATA_API_PORT ?? '4362';
+  process.env.FIREBASE_AUTH_EMULATOR_PORT = process.env.BENCH_AUTH_EMULATOR_PORT ?? '9761';
+  process.env.DATA_DIR = dataDir;
+  process.env.SEED_SCALE = 'test';
+  delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
+  delete process.env.DATABASE_URL;
+
+  let site: Launched | undefined;
+  let stopping: Promise<void> | undefined;
+  const stopSite = (): Promise<void> => {
+    stopping ??= (async () => {
+      try {
+        await site?.stop();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    })();
+    return stopping;
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    console.error(`\n${signal}: stopping…`);
+    void stopSite().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  let pages: PageResult[];
+  let busyBefore: number;
+  try {
+    ensureBuild();
+    site = await launchProduction({ quietEmulator: true });
+    busyBefore = await machineBusyPercent();
+    if (busyBefore > 15) {
+      console.error(
+        `\n!!! The machine was ${fixed(busyBefore, 0)} % busy before the run: other work shares the cores, so the figures below understate the site.\n`,
+      );
+    }
+    pages = await benchPages(options, site);
+  } finally {
+    await stopSite();
+  }
+  report(options, pages, busyBefore);
+  const failures = pages
+    .map((page) => loadFailure(page.path, page))
+    .filter((failure) => failure !== undefined);
+  console.log(`\nSymbol pages took ${fixed((performance.now() - started) / 1000, 1)} s.`);
+
+  let apiExit = 0;
+  if (!options.pagesOnly) {
+    console.log('\nData API benchmark (npm run bench:api):\n');
+    apiExit = await runApiBenchmark(options.apiArgs);
+  }
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+
+  if (failures.length > 0) {
+    console.error('\n!!! BENCHMARK INVALID: requests failed, the figures above do not measure the site !!!');
+    for (const failure of failures) console.error(`!!! ${failure}`);
+    return 1;
+  }
+  return apiExit;
+}
+
+if (import.meta.main) {
+  try {
+    process.exitCode = await main();
+  } catch (error) {
+    console.error('\n!!! BENCHMARK FAILED !!!');
+    console.error(error);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,127 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from './db/client.ts';
+import { intradayPrices, type Security } from './db/schema.ts';
+import {
+  historicalFull,
+  intradayChart,
+  isoDate,
+  recentBars,
+  shiftDays,
+  shiftYears,
+  type DateRange,
+  type IntradayBar,
+} from './services/market-data/prices.ts';
+import {
+  MAX_DAILY_POINTS,
+  weeklyBars,
+  type ChartAnswer,
+  type ChartBar,
+  type ChartRange,
+} from '../lib/price-chart.ts';
+
+/** The first day "Max" asks for: before any listing the data holds. */
+const EARLIEST_DAY = '1900-01-01';
+
+/** Trading days the 5D range shows. */
+const FIVE_DAYS = 5;
+
+/** Shifts a YYYY-MM-DD day by whole months; a day the target month lacks falls back to its last. */
+export function shiftMonths(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const shifted = new Date(Date.UTC(y, m - 1 + months, d));
+  if (shifted.getUTCDate() !== d) shifted.setUTCDate(0);
+  return isoDate(shifted);
+}
+
+/** The days a daily range covers, ending on the symbol's latest bar. */
+export function dailyWindow(range: Exclude<ChartRange, '1D' | '5D'>, latest: string): DateRange {
+  switch (range) {
+    case '1M':
+      return { from: shiftDays(shiftMonths(latest, -1), 1), to: latest };
+    case '6M':
+      return { from: shiftDays(shiftMonths(latest, -6), 1), to: latest };
+    case 'YTD':
+      return { from: `${latest.slice(0, 4)}-01-01`, to: latest };
+    case '1Y':
+      return { from: shiftDays(shiftYears(latest, -1), 1), to: latest };
+    case '5Y':
+      return { from: shiftDays(shiftYears(latest, -5), 1), to: latest };
+    case 'Max':
+      return { from: EARLIEST_DAY, to: latest };
+  }
+}
+
+function intradayToChart(bar: IntradayBar): ChartBar {
+  return {
+    time: bar.date,
+    open: bar.open,
+    high: bar.high,
+    low: bar.low,
+    close: bar.close,
+    volume: bar.volume,
+  };
+}
+
+/** Intraday bars (newest first) of the latest `days` trading days, oldest first. */
+function latestDays(bars: readonly IntradayBar[], days: number): ChartBar[] {
+  const kept: ChartBar[] = [];
+  const seen = new Set<string>();
+  for (const bar of bars) {
+    const day = bar.date.slice(0, 10);
+    if (!seen.has(day)) {
+      if (seen.size === days) break;
+      seen.add(day);
+    }
+    kept.push(intradayToChart(bar));
+  }
+  return kept.reverse();
+}
+
+/** Whether the symbol has any intraday bars, so the 1D and 5D ranges can be offered. */
+export async function hasIntradayBars(db: Db, symbol: string): Promise<boolean> {
+  const rows = await db
+    .select({ symbol: intradayPrices.symbol })
+    .from(intradayPrices)
+    .where(eq(intradayPrices.symbol, symbol))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * One range of the price chart: 5-minute bars of the latest session for 1D, 30-minute bars of the
+ * latest five sessions for 5D, split-adjusted daily bars up to the latest close for the others, thinned
+ * to weekly bars when a long range has more points than a chart can show.
+ */
+export async function loadPriceChart(
+  db: Db,
+  security: Pick<Security, 'symbol' | 'assetType'>,
+  range: ChartRange,
+  now: Date,
+): Promise<ChartAnswer> {
+  const symbol = security.symbol;
+  if (range === '1D') {
+    const bars = await intradayChart(db, security, '5min', {});
+    return { symbol, range, interval: '5min', bars: latestDays(bars, 1) };
+  }
+  if (range === '5D') {
+    const bars = await intradayChart(db, security, '30min', {});
+    return { symbol, range, interval: '30min', bars: latestDays(bars, FIVE_DAYS) };
+  }
+  const latest = (await recentBars(db, [symbol], isoDate(now), 1)).get(symbol)?.[0]?.date;
+  if (latest === undefined) return { symbol, range, interval: '1day', bars: [] };
+  const rows = await historicalFull(db, security, dailyWindow(range, latest));
+  const daily: ChartBar[] = rows
+    .map((row) => ({
+      time: row.date,
+      open: row.open,
+      high: row.high,
+      low: row.low,
+      close: row.close,
+      volume: row.volume,
+    }))
+    .reverse();
+  if ((range === '5Y' || range === 'Max') && daily.length > MAX_DAILY_POINTS) {
+    return { symbol, range, interval: '1week', bars: weeklyBars(daily) };
+  }
+  return { symbol, range, interval: '1day', bars: daily };
+}

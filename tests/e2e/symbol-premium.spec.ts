@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test';
+import { openPage, signInAs } from './fixtures.ts';
+
+test.describe('sections beyond the visitor’s plan', () => {
+  test('a signed-out visitor who asks for quarterly statements is offered a subscription and stays on the page', async ({
+    page,
+  }) => {
+    await openPage(page, '/financial-statements/AAPL');
+    await page
+      .getByRole('navigation', { name: 'Reporting period' })
+      .getByRole('link', { name: 'Quarterly' })
+      .click();
+
+    const dialog = page.getByRole('dialog', { name: 'Unrestricted Access' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('link', { name: 'Get subscription' })).toHaveAttribute(
+      'href',
+      '/developer/docs/pricing',
+    );
+    await dialog.getByRole('button', { name: 'Keep Browsing' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/financial-statements\/AAPL$/);
+  });
+
+  test('a subscriber whose plan includes quarterly figures goes straight to them', async ({ page }) => {
+    await signInAs(page, { username: 'analyst-pro', planCode: 'monthlyT2', dataTier: 2 });
+    await openPage(page, '/financial-ratios/AAPL');
+    await page
+      .getByRole('navigation', { name: 'Reporting period' })
+      .getByRole('link', { name: 'Quarterly' })
+      .click();
+
+    await expect(page).toHaveURL(/\/financial-ratios\/AAPL\?period=quarter$/);
+    await expect(page.getByRole('dialog', { name: 'Unrestricted Access' })).toBeHidden();
+    await expect(
+      page.getByRole('navigation', { name: 'Reporting period' }).getByRole('link', { name: 'Quarterly' }),
+    ).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('a signed-out visitor who asks for five years of chart history is offered a subscription and keeps the year shown', async ({
+    page,
+  }) => {
+    await openPage(page, '/chart/AAPL');
+    const range = page.getByRole('group', { name: 'Range' });
+    await range.getByRole('button', { name: '5Y' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Unrestricted Access' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Keep Browsing' }).click();
+    await expect(range.getByRole('button', { name: '1Y' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(range.getByRole('button', { name: '5Y' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('a subscriber sees five years of chart history', async ({ page }) => {
+    await signInAs(page, { username: 'starter-user', planCode: 'starterT1', dataTier: 1 });
+    await openPage(page, '/chart/AAPL');
+    const range = page.getByRole('group', { name: 'Range' });
+    await range.getByRole('button', { name: '5Y' }).click();
+
+    await expect(range.getByRole('button', { name: '5Y' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('dialog', { name: 'Unrestricted Access' })).toBeHidden();
+  });
+});

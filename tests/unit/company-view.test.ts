@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import {
+  calendarDate,
+  countryName,
+  excerpt,
+  perShareDigits,
+  postalAddress,
+  ratingConsensus,
+  ratingGroup,
+  safeWebsite,
+  splitRatio,
+  surprisePercent,
+  upsidePercent,
+} from '../../src/lib/company-view.ts';
+
+describe('ratingConsensus', () => {
+  it('counts only the latest grade of each firm', () => {
+    const result = ratingConsensus([
+      { date: '2026-05-01', gradingCompany: 'Alpha', newGrade: 'Sell' },
+      { date: '2025-01-01', gradingCompany: 'Alpha', newGrade: 'Buy' },
+      { date: '2026-02-01', gradingCompany: 'Beta', newGrade: 'Outperform' },
+    ]);
+    expect(result.total).toBe(2);
+    expect(result.counts).toEqual({ strongBuy: 0, buy: 1, hold: 0, sell: 1, strongSell: 0 });
+  });
+
+  it('names the bucket nearest the mean score as the consensus', () => {
+    const result = ratingConsensus([
+      { date: '2026-01-01', gradingCompany: 'A', newGrade: 'Strong Buy' },
+      { date: '2026-01-01', gradingCompany: 'B', newGrade: 'Buy' },
+      { date: '2026-01-01', gradingCompany: 'C', newGrade: 'Overweight' },
+    ]);
+    expect(result.consensus).toBe('buy');
+  });
+
+  it('has no consensus without recognised grades', () => {
+    expect(ratingConsensus([]).consensus).toBeUndefined();
+    expect(
+      ratingConsensus([{ date: '2026-01-01', gradingCompany: 'A', newGrade: 'Speculative' }]).total,
+    ).toBe(0);
+  });
+
+  it('reads broker grade names whatever their case', () => {
+    expect(ratingGroup('EQUAL WEIGHT')).toBe('hold');
+    expect(ratingGroup(' underweight ')).toBe('sell');
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps a short text whole', () => {
+    expect(excerpt('Makes phones.', 300)).toBe('Makes phones.');
+  });
+
+  it('cuts a long text at a word boundary and adds an ellipsis', () => {
+    const text = 'alpha beta gamma delta epsilon';
+    expect(excerpt(text, 13)).toBe('alpha beta…');
+  });
+});
+
+describe('splitRatio', () => {
+  it('reads a forward split as new-for-old shares', () => {
+    expect(splitRatio(4, 1)).toBe('4-for-1');
+  });
+
+  it('reads a reverse split with the old shares last', () => {
+    expect(splitRatio(1, 10)).toBe('1-for-10');
+  });
+});
+
+describe('surprisePercent', () => {
+  it('is positive when the actual beats the estimate', () => {
+    expect(surprisePercent(1.1, 1)).toBeCloseTo(10);
+  });
+
+  it('measures against the size of a negative estimate', () => {
+    expect(surprisePercent(-0.5, -1)).toBeCloseTo(50);
+  });
+
+  it('is unknown before the report or against a zero estimate', () => {
+    expect(surprisePercent(null, 1)).toBeUndefined();
+    expect(surprisePercent(1, 0)).toBeUndefined();
+  });
+});
+
+describe('upsidePercent', () => {
+  it('is the move from the price to the target in percent', () => {
+    expect(upsidePercent(120, 100)).toBeCloseTo(20);
+  });
+
+  it('is unknown without a price', () => {
+    expect(upsidePercent(120, undefined)).toBeUndefined();
+    expect(upsidePercent(120, 0)).toBeUndefined();
+  });
+});
+
+describe('calendarDate', () => {
+  it('keeps the calendar day in the local time zone', () => {
+    const date = calendarDate('2024-03-05');
+    expect([date.getFullYear(), date.getMonth(), date.getDate()]).toEqual([2024, 2, 5]);
+  });
+
+  it('is an invalid date for empty text', () => {
+    expect(Number.isNaN(calendarDate('').getTime())).toBe(true);
+  });
+});
+
+describe('perShareDigits', () => {
+  it('shows cents at least and up to four decimals', () => {
+    expect(perShareDigits(0.25)).toBe(2);
+    expect(perShareDigits(0.802)).toBe(3);
+    expect(perShareDigits(0.24751)).toBe(4);
+  });
+});
+
+describe('safeWebsite', () => {
+  it('accepts web addresses and adds a missing scheme', () => {
+    expect(safeWebsite('https://www.apple.com')).toBe('https://www.apple.com/');
+    expect(safeWebsite('apple.com')).toBe('https://apple.com/');
+  });
+
+  it('refuses other schemes and empty text', () => {
+    expect(safeWebsite('javascript:alert(1)')).toBeUndefined();
+    expect(safeWebsite('  ')).toBeUndefined();
+  });
+});
+
+describe('postalAddress', () => {
+  it('joins the parts and leaves out blank ones', () => {
+    expect(
+      postalAddress({
+        address: 'One Apple Park Way',
+        city: 'Cupertino',
+        state: 'CA',
+        zip: '95014',
+        country: '',
+      }),
+    ).toBe('One Apple Park Way, Cupertino, CA 95014');
+  });
+});
+
+describe('countryName', () => {
+  it('names a country from its two-letter code', () => {
+    expect(countryName('US')).toBe('United States');
+  });
+
+  it('leaves text that is not a code unchanged', () => {
+    expect(countryName('Atlantis')).toBe('Atlantis');
+  });
+});
