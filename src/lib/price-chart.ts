@@ -4,6 +4,7 @@
  */
 import {
   formatDate,
+  formatDay,
   formatNumber,
   formatPercent,
   formatPrice,
@@ -183,12 +184,12 @@ export const TABLE_COLUMNS = [
 
 /**
  * The newest `count` daily bars (from bars oldest first) as formatted table rows, newest first; the
- * change is against the previous day's close. Volume reads as missing for symbols that trade none.
+ * change is against the previous day's close. Days read as calendar days, like the historical-data
+ * table. Volume reads as missing for symbols that trade none.
  */
 export function recentRows(
   daily: readonly ChartBar[],
   kind: SymbolKind,
-  now: Date,
   count: number = TABLE_DAYS,
 ): string[][] {
   const withVolume = hasVolume(daily);
@@ -203,7 +204,7 @@ export function recentRows(
         ? null
         : ((bar.close - previous.close) / previous.close) * 100;
     rows.push([
-      formatDate(dayInstant(bar.time), now),
+      formatDay(bar.time.slice(0, 10)),
       formatPrice(bar.open, undefined, digits),
       formatPrice(bar.high, undefined, digits),
       formatPrice(bar.low, undefined, digits),

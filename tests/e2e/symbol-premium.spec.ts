@@ -35,6 +35,43 @@ test.describe('sections beyond the visitor’s plan', () => {
     await expect(
       page.getByRole('navigation', { name: 'Reporting period' }).getByRole('link', { name: 'Quarterly' }),
     ).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('table', { name: /^Profitability ratios of .+, quarterly$/ })).toBeVisible();
+    await expect(page.getByRole('region', { name: /are part of/ })).toBeHidden();
+  });
+
+  test('a signed-out visitor who opens quarterly statements by their address finds them covered and is offered a subscription', async ({
+    page,
+  }) => {
+    await openPage(page, '/financial-statements-quarterly/AAPL');
+
+    const dialog = page.getByRole('dialog', { name: 'Unrestricted Access' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Keep Browsing' }).click();
+    await expect(dialog).toBeHidden();
+
+    const notice = page.getByRole('region', {
+      name: /^Quarterly financial statements are part of the .+ plan and above\.$/,
+    });
+    await expect(notice).toBeVisible();
+    await expect(notice.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(notice.getByRole('link', { name: 'Show annual statements' })).toHaveAttribute(
+      'href',
+      '/financial-statements/AAPL',
+    );
+    await expect(page.getByRole('table', { name: /quarterly/i })).toHaveCount(0);
+
+    await notice.getByRole('link', { name: 'Show annual statements' }).click();
+    await expect(page).toHaveURL(/\/financial-statements\/AAPL$/);
+    await expect(page.getByRole('table', { name: /^Income statement of .+, annual/ })).toBeVisible();
+  });
+
+  test('a subscriber who opens quarterly statements by their address sees them', async ({ page }) => {
+    await signInAs(page, { username: 'analyst-pro', planCode: 'monthlyT2', dataTier: 2 });
+    await openPage(page, '/financial-statements-quarterly/AAPL');
+
+    await expect(page.getByRole('table', { name: /^Income statement of .+, quarterly/ })).toBeVisible();
+    await expect(page.getByRole('region', { name: /are part of/ })).toBeHidden();
+    await expect(page.getByRole('dialog', { name: 'Unrestricted Access' })).toBeHidden();
   });
 
   test('a signed-out visitor who asks for five years of chart history is offered a subscription and keeps the year shown', async ({

@@ -9,6 +9,7 @@ import {
   splits,
 } from '../../src/server/db/schema.ts';
 import { paymentsPerYear } from '../../src/server/services/market-data/events.ts';
+import { latestTranscripts } from '../../src/server/services/market-data/news.ts';
 import {
   HARNESS_AS_OF,
   openDataApiHarness,
@@ -267,6 +268,20 @@ describe('earnings call transcripts', () => {
         professionalKey,
       ),
     ).toEqual([]);
+  });
+
+  it('lists a symbol’s latest calls newest first for the site, up to the number asked for', async () => {
+    const stored = await h.db
+      .select()
+      .from(earningCallTranscripts)
+      .where(eq(earningCallTranscripts.symbol, 'AAPL'))
+      .orderBy(desc(earningCallTranscripts.date));
+    expect(stored.length).toBeGreaterThan(2);
+    const listed = await latestTranscripts(h.db, 'AAPL', 2);
+    expect(listed.map((row) => [row.year, row.period, row.date])).toEqual(
+      stored.slice(0, 2).map((row) => [row.fiscalYear, `Q${row.quarter}`, row.date]),
+    );
+    expect(await latestTranscripts(h.db, 'NO-SUCH-SYMBOL', 5)).toEqual([]);
   });
 
   it('requires year and quarter', async () => {

@@ -106,16 +106,15 @@ describe('chart texts', () => {
     const rows = recentRows(
       [bar('2026-11-01', 10, 10), bar('2026-11-02', 10, 11), bar('2026-11-03', 11, 9.9)],
       'stock',
-      NOW,
       2,
     );
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toEqual(['November 3, 2026', '11.00', '12.00', '8.90', '9.90', '100', '-10.00%']);
+    expect(rows[0]).toEqual(['Nov 3, 2026', '11.00', '12.00', '8.90', '9.90', '100', '-10.00%']);
     expect(rows[1]?.[6]).toBe('+10.00%');
   });
 
   it('shows forex prices with four decimals and no volume where none traded', () => {
-    const rows = recentRows([bar('2026-11-02', 1.08, 1.0812, 0)], 'forex', NOW);
+    const rows = recentRows([bar('2026-11-02', 1.08, 1.0812, 0)], 'forex');
     expect(rows[0]?.[4]).toBe('1.0812');
     expect(rows[0]?.[5]).toBe('–');
     expect(rows[0]?.[6]).toBe('–');

@@ -1,5 +1,6 @@
 import { computed } from 'nanostores';
-import { $signedIn, openPremiumPopup } from './auth.ts';
+import { $auth, $signedIn, openPremiumPopup } from './auth.ts';
+import { $sessionChecked } from './session.ts';
 import { $user } from './user.ts';
 
 /**
@@ -42,4 +43,53 @@ export function guardPremiumLinks(root: Document = document): void {
     },
     { capture: true },
   );
+}
+
+/**
+ * Whether this page view's plan is settled: the stored session restored and confirmed with the
+ * server. Only then is a shortfall real rather than a session still loading.
+ */
+export const $planSettled = computed([$auth, $sessionChecked], (auth, checked) => auth.init && checked);
+
+/** A premium section's state: shown, still waiting for the plan, or beyond the plan. */
+export type PremiumContentState = 'open' | 'pending' | 'locked';
+
+/**
+ * Premium sections open as soon as the (possibly still stored) plan includes them, so subscribers
+ * wait for nothing; they lock only once the settled plan falls short.
+ */
+export function premiumContentState(tier: number, planTier: number, settled: boolean): PremiumContentState {
+  if (planTier >= tier) return 'open';
+  return settled ? 'locked' : 'pending';
+}
+
+const $premiumAccess = computed([$dataTier, $planSettled, $signedIn], (tier, settled, signedIn) => ({
+  tier,
+  settled,
+  signedIn,
+}));
+
+/**
+ * Shows the sections marked `data-premium-content="<tier>"` to plans that include them. The server
+ * renders them covered (the same HTML for everyone, so pages stay cacheable); a visitor who opens
+ * one directly by its address without the plan keeps the cover and is offered a subscription once,
+ * as a click on a premium link would. Signing in to a plan that includes them uncovers them.
+ * Returns the unsubscribe for the client router's page swaps.
+ */
+export function watchPremiumContent(root: ParentNode = document): () => void {
+  const sections = [...root.querySelectorAll<HTMLElement>('[data-premium-content]')];
+  if (sections.length === 0) return () => undefined;
+  let offered = false;
+  return $premiumAccess.subscribe(({ tier, settled, signedIn }) => {
+    for (const section of sections) {
+      const state = premiumContentState(Number(section.dataset.premiumContent), tier, settled);
+      section.dataset.state = state;
+      section.querySelector('[data-premium-data]')?.toggleAttribute('inert', state !== 'open');
+      section.querySelector<HTMLElement>('[data-premium-sign-in]')?.toggleAttribute('hidden', signedIn);
+      if (state === 'locked' && !offered) {
+        offered = true;
+        openPremiumPopup();
+      }
+    }
+  });
 }

@@ -72,6 +72,31 @@ export interface TranscriptRow {
   content: string;
 }
 
+/** The latest `limit` earnings calls of a symbol, newest first: the site's transcript list. */
+export async function latestTranscripts(db: Db, symbol: string, limit: number): Promise<TranscriptRow[]> {
+  const rows = await db
+    .select()
+    .from(earningCallTranscripts)
+    .where(eq(earningCallTranscripts.symbol, symbol))
+    .orderBy(
+      desc(earningCallTranscripts.date),
+      desc(earningCallTranscripts.fiscalYear),
+      desc(earningCallTranscripts.quarter),
+    )
+    .limit(limit);
+  return rows.map(transcriptRow);
+}
+
+function transcriptRow(row: typeof earningCallTranscripts.$inferSelect): TranscriptRow {
+  return {
+    symbol: row.symbol,
+    period: `Q${row.quarter}`,
+    year: row.fiscalYear,
+    date: row.date,
+    content: row.content,
+  };
+}
+
 /** The transcript of one fiscal quarter's earnings call: one row, or none. */
 export async function transcriptRows(
   db: Db,
@@ -90,11 +115,5 @@ export async function transcriptRows(
       ),
     )
     .limit(1);
-  return rows.map((row) => ({
-    symbol,
-    period: `Q${row.quarter}`,
-    year: row.fiscalYear,
-    date: row.date,
-    content: row.content,
-  }));
+  return rows.map(transcriptRow);
 }
