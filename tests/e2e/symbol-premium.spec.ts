@@ -36,6 +36,7 @@ test.describe('sections beyond the visitor’s plan', () => {
       page.getByRole('navigation', { name: 'Reporting period' }).getByRole('link', { name: 'Quarterly' }),
     ).toHaveAttribute('aria-current', 'page');
     await expect(page.getByRole('table', { name: /^Profitability ratios of .+, quarterly$/ })).toBeVisible();
+    await expect(page.locator('[inert]').getByRole('table')).toHaveCount(0);
     await expect(page.getByRole('region', { name: /are part of/ })).toBeHidden();
   });
 
@@ -58,7 +59,20 @@ test.describe('sections beyond the visitor’s plan', () => {
       'href',
       '/financial-statements/AAPL',
     );
-    await expect(page.getByRole('table', { name: /quarterly/i })).toHaveCount(0);
+    // The covered figures are inert: out of reach of the keyboard, the mouse and screen readers.
+    await expect(
+      page
+        .locator('[inert]')
+        .getByRole('table', { name: /quarterly/ })
+        .first(),
+    ).toBeAttached();
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => [...document.querySelectorAll('table')].filter((t) => !t.closest('[inert]')).length,
+        ),
+      )
+      .toBe(0);
 
     await notice.getByRole('link', { name: 'Show annual statements' }).click();
     await expect(page).toHaveURL(/\/financial-statements\/AAPL$/);
@@ -70,6 +84,7 @@ test.describe('sections beyond the visitor’s plan', () => {
     await openPage(page, '/financial-statements-quarterly/AAPL');
 
     await expect(page.getByRole('table', { name: /^Income statement of .+, quarterly/ })).toBeVisible();
+    await expect(page.locator('[inert]').getByRole('table')).toHaveCount(0);
     await expect(page.getByRole('region', { name: /are part of/ })).toBeHidden();
     await expect(page.getByRole('dialog', { name: 'Unrestricted Access' })).toBeHidden();
   });
