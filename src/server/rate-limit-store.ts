@@ -22,9 +22,21 @@ export interface RateLimitStore {
 
 interface Log {
   windowMs: number;
-  /** Times of the counted requests, oldest first; never more than the limit. */
-  stamps: number[];
+  /**
+   * Distinct times (ms) of the counted requests, oldest first, from `head` on; the slots before
+   * `head` have left the window and are dropped in batches. Requests of the same millisecond share a
+   * slot, so a busy key holds at most one slot per millisecond of its window however high its limit.
+   */
+  times: number[];
+  /** Requests counted at each time of `times`. */
+  counts: number[];
+  head: number;
+  /** Requests in the window: the sum of `counts` from `head` on, never more than the limit. */
+  total: number;
 }
+
+/** Spent slots are cut off the front of a log once there are this many and they are the majority. */
+const COMPACT_AFTER = 1024;
 
 export interface MemoryStoreOptions {
   /** Most keys kept at once; stale keys go first, then the least recently used. */
@@ -35,11 +47,14 @@ export interface MemoryStoreOptions {
 const SWEEP_INTERVAL_MS = 60_000;
 
 /**
- * A sliding-log store in this process's memory: exact, and bounded (a key holds at most `limit`
- * timestamps and at most `maxKeys` keys are kept), so a flood of distinct keys cannot exhaust memory.
+ * A sliding-log store in this process's memory: exact to the millisecond, and bounded (a key holds
+ * at most one slot per counted millisecond, never more than `limit`, and at most `maxKeys` keys are
+ * kept), so a flood of distinct keys cannot exhaust memory.
  */
 export class MemoryStore implements RateLimitStore {
   private readonly logs = new Map<string, Log>();
+  /** The log at the most recently used end of `logs`: hitting it again needs no re-insertion. */
+  private newest: Log | undefined;
   private readonly maxKeys: number;
   private readonly now: () => number;
   private lastSweep: number;
@@ -63,21 +78,49 @@ export class MemoryStore implements RateLimitStore {
   hitNow(key: string, windowMs: number, limit: number): RateLimitResult {
     const now = this.now();
     if (now - this.lastSweep >= SWEEP_INTERVAL_MS) this.sweep(now);
-    const log = this.logs.get(key) ?? { windowMs, stamps: [] };
-    log.windowMs = windowMs;
-    while (log.stamps.length > 0 && (log.stamps[0] ?? now) <= now - windowMs) log.stamps.shift();
-    const allowed = log.stamps.length < limit;
-    if (allowed) log.stamps.push(now);
-    // Re-inserting keeps the map in least-recently-used order for eviction.
-    this.logs.delete(key);
-    if (log.stamps.length > 0) {
-      if (this.logs.size >= this.maxKeys) this.evict(now);
-      this.logs.set(key, log);
+    let log = this.logs.get(key);
+    if (log === undefined) {
+      log = { windowMs, times: [], counts: [], head: 0, total: 0 };
+    } else if (log !== this.newest) {
+      // Re-inserting keeps the map in least-recently-used order for eviction.
+      this.logs.delete(key);
     }
-    const oldest = log.stamps[0];
+    log.windowMs = windowMs;
+    const { times, counts } = log;
+    const cutoff = now - windowMs;
+    while (log.head < times.length && (times[log.head] ?? now) <= cutoff) {
+      log.total -= counts[log.head] ?? 0;
+      log.head += 1;
+    }
+    if (log.head >= COMPACT_AFTER && log.head * 2 >= times.length) {
+      times.splice(0, log.head);
+      counts.splice(0, log.head);
+      log.head = 0;
+    }
+    const allowed = log.total < limit;
+    if (allowed) {
+      const last = times.length - 1;
+      if (last >= log.head && times[last] === now) counts[last] = (counts[last] ?? 0) + 1;
+      else {
+        times.push(now);
+        counts.push(1);
+      }
+      log.total += 1;
+    }
+    if (log.total > 0) {
+      if (log !== this.newest) {
+        if (this.logs.size >= this.maxKeys) this.evict(now);
+        this.logs.set(key, log);
+        this.newest = log;
+      }
+    } else {
+      this.logs.delete(key);
+      if (log === this.newest) this.newest = undefined;
+    }
+    const oldest = times[log.head];
     return {
       allowed,
-      remaining: Math.max(0, limit - log.stamps.length),
+      remaining: Math.max(0, limit - log.total),
       resetMs: oldest === undefined ? windowMs : Math.max(0, oldest + windowMs - now),
     };
   }
@@ -86,21 +129,26 @@ export class MemoryStore implements RateLimitStore {
   sweep(now: number = this.now()): void {
     this.lastSweep = now;
     for (const [key, log] of this.logs) {
-      const newest = log.stamps.at(-1);
-      if (newest === undefined || newest <= now - log.windowMs) this.logs.delete(key);
+      const latest = log.times.at(-1);
+      if (latest === undefined || latest <= now - log.windowMs) {
+        this.logs.delete(key);
+        if (log === this.newest) this.newest = undefined;
+      }
     }
   }
 
   private evict(now: number): void {
     this.sweep(now);
-    for (const key of this.logs.keys()) {
+    for (const [key, log] of this.logs) {
       if (this.logs.size < this.maxKeys) break;
       this.logs.delete(key);
+      if (log === this.newest) this.newest = undefined;
     }
   }
 
   close(): Promise<void> {
     this.logs.clear();
+    this.newest = undefined;
     return Promise.resolve();
   }
 }

@@ -8,7 +8,7 @@ import {
   REVOKED_KEY_MESSAGE,
   UNVERIFIED_KEY_MESSAGE,
 } from '../../src/server/data-api/access.ts';
-import { createDataApi } from '../../src/server/data-api/app.ts';
+import { createDataApi, withoutKey } from '../../src/server/data-api/app.ts';
 import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { accessKey } from '../../src/server/middleware/caller.ts';
 import { apiUsageRoutes } from '../../src/server/routes/api-usage.ts';
@@ -450,6 +450,16 @@ describe('usage on the dashboard', () => {
 });
 
 describe('answers', () => {
+  it('are shared by every key for the same query, and never by different queries', () => {
+    expect(withoutKey('symbol=AAPL&apikey=abc')).toBe('symbol=AAPL');
+    expect(withoutKey('apikey=abc&symbol=AAPL')).toBe('symbol=AAPL');
+    expect(withoutKey('apikey=abc')).toBe('');
+    expect(withoutKey('symbol=AAPL')).toBe('symbol=AAPL');
+    expect(withoutKey('query=apikey&apikey=abc')).toBe('query=apikey');
+    expect(withoutKey('symbol=AAPL&apikeys=1')).toBe('symbol=AAPL&apikeys=1');
+    expect(withoutKey('symbol=AAPL&apikey=a&apikey=b')).toBe('symbol=AAPL');
+  });
+
   it('carry ETag, Cache-Control, open CORS and the demo-data label, and a matching If-None-Match gets 304', async () => {
     const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: commercialKey });
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe('*');

@@ -518,6 +518,34 @@ describe('rate limiting in memory', () => {
     expect(await store.hit('k', 10_000, 2)).toEqual({ allowed: true, remaining: 0, resetMs: 4000 });
   });
 
+  it('counts every request of a busy millisecond and refuses the one over the limit', () => {
+    const now = 5_000;
+    const store = new MemoryStore({ now: () => now });
+    for (let index = 0; index < 3; index += 1) expect(store.hitNow('k', 1000, 3).allowed).toBe(true);
+    expect(store.hitNow('k', 1000, 3)).toEqual({ allowed: false, remaining: 0, resetMs: 1000 });
+  });
+
+  it('stays exact over long runs as old requests leave the window', () => {
+    let now = 0;
+    const store = new MemoryStore({ now: () => now });
+    // Three requests a millisecond for ten windows: 200 fit in each 100 ms, taken in its first 67 ms.
+    let allowed = 0;
+    for (; now < 1000; now += 1) {
+      for (let index = 0; index < 3; index += 1) if (store.hitNow('k', 100, 200).allowed) allowed += 1;
+    }
+    expect(allowed).toBe(200 * 10);
+    // At 1000 the three requests of 900 have left: one of their places taken, two left.
+    expect(store.hitNow('k', 100, 200)).toMatchObject({ allowed: true, remaining: 2 });
+  });
+
+  it('evicts the least recently used key when the key count is capped', () => {
+    const store = new MemoryStore({ maxKeys: 3, now: () => 0 });
+    for (const key of ['a', 'b', 'c', 'a', 'd']) store.hitNow(key, 1000, 5);
+    // 'b' was used least recently, so it went: it starts again with a full budget.
+    expect(store.hitNow('b', 1000, 5).remaining).toBe(4);
+    expect(store.hitNow('a', 1000, 5).remaining).toBe(2);
+  });
+
   it('keeps memory bounded: stale keys are swept and the key count is capped', async () => {
     let now = 0;
     const store = new MemoryStore({ maxKeys: 3, now: () => now });

@@ -98,6 +98,22 @@ export class KeyChecker {
     return this.secretOverride ?? serverSecret();
   }
 
+  /**
+   * The caller for `key` when its verdict and the plans are cached and fresh, without a promise;
+   * undefined when only {@link check} can tell.
+   */
+  checkCached(key: string | undefined): DataCaller | AccessRefusal | undefined {
+    const value = key?.trim() ?? '';
+    if (value === '' || looksLikeJwt(value)) return undefined;
+    const now = this.now();
+    const cached = this.verdicts.get(hash('sha256', value, 'base64url'));
+    if (cached === undefined || cached.expiresAt <= now) return undefined;
+    if (!cached.verdict.ok) return cached.verdict.refusal;
+    const plans = this.plans;
+    if (plans === undefined || now - plans.loadedAt >= PLAN_CACHE_TTL_MS) return undefined;
+    return cached.caller?.plans === plans ? cached.caller.value : undefined;
+  }
+
   async check(key: string | undefined): Promise<DataCaller | AccessRefusal> {
     const value = key?.trim() ?? '';
     if (value === '') return { status: 401, message: MISSING_KEY_MESSAGE };

@@ -5,9 +5,10 @@ import { getDatabase, type Db } from '../db/client.ts';
 import { isDatabaseUnavailable, redactSecrets, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors.ts';
 import { checkDatabase, healthRoutes } from '../health.ts';
 import { ipKey } from '../middleware/rate-limit.ts';
-import { sharedRateLimitStore, type RateLimitStore } from '../rate-limit-store.ts';
+import type { DataSource } from '../db/schema.ts';
+import { MemoryStore, sharedRateLimitStore, type RateLimitStore } from '../rate-limit-store.ts';
 import { MAX_USAGE_DAYS, recentDays, UsageMeter, usageForKey } from '../services/api-usage.ts';
-import { CachedDirectory, symbolTier } from '../services/market-data/directory.ts';
+import { CachedDirectory, symbolTier, type SymbolDirectory } from '../services/market-data/directory.ts';
 import { Memo } from '../services/market-data/memo.ts';
 import { KeyChecker, type AccessRefusal, type DataCaller } from './access.ts';
 import {
@@ -19,7 +20,7 @@ import {
   type EndpointDefinition,
 } from './endpoint.ts';
 import { ENDPOINTS } from './endpoints/index.ts';
-import { countCall, limitMessage } from './limits.ts';
+import { countCall, countCallNow, limitMessage, type LimitVerdict } from './limits.ts';
 import { openApiDocument } from './openapi.ts';
 import { toCsv } from './csv.ts';
 
@@ -140,15 +141,35 @@ interface PreparedQuery {
   key: string;
   named: string[];
   raised: { tier: number; subject: string } | undefined;
+  /** The answer cache key for the plans' history years it was last built for. */
+  answerKey?: { years: number | null; key: string };
+}
+
+/** A finished answer and the bytes its body sends, for metering. */
+interface Answer {
+  response: Response;
+  bytes: number;
 }
 
 /** A query string without its `apikey` parameter, so that every key shares one prepared entry. */
-function withoutKey(search: string): string {
+export function withoutKey(search: string): string {
+  // The common shapes without building arrays: no key, or the key as the last parameter.
+  const at = search.indexOf('apikey');
+  if (at < 0) return search;
+  const startsPair = at === 0 || search.charCodeAt(at - 1) === AMPERSAND;
+  const endsName = at + 6 === search.length || search.charCodeAt(at + 6) === EQUALS;
+  if (startsPair && endsName && !search.includes('&', at)) {
+    const rest = search.slice(0, Math.max(0, at - 1));
+    if (!rest.includes('apikey')) return rest;
+  }
   return search
     .split('&')
     .filter((pair) => !pair.startsWith('apikey=') && pair !== 'apikey')
     .join('&');
 }
+
+const AMPERSAND = 0x26;
+const EQUALS = 0x3d;
 
 function usageEndpoint(): EndpointDefinition {
   return defineEndpoint({
@@ -248,31 +269,143 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     return request;
   };
 
-  const serve = async (c: Context, endpoint: EndpointDefinition): Promise<Response> => {
+  /**
+   * Answers a call. A repeated call of a known key for a fresh answer (the common case) is served
+   * without a single promise; anything else (a key or plan to look up, a refusal to word, data to
+   * read) takes the asynchronous path.
+   */
+  const serve = (c: Context, endpoint: EndpointDefinition): Response | Promise<Response> => {
     // Every header of the answer goes into one plain object, turned into a Response once.
     const headers: Record<string, string> = { ...CORS_HEADERS };
     const url = c.req.url;
     const start = url.indexOf('?');
     const search = start < 0 ? '' : url.slice(start + 1);
-    const caller: DataCaller | AccessRefusal = await keys.check(
-      (search.includes('apikey') ? c.req.query('apikey') : undefined) ?? c.req.header('apikey'),
-    );
-    if ('status' in caller) return errorResponse(caller.status, caller.message, headers);
-
-    const metered = endpoint !== usage;
-    if (metered) {
-      const subject = caller.kind === 'key' ? `key:${caller.keyId}` : ipKey(c);
-      const store = options.store ?? sharedRateLimitStore();
-      const verdict = await countCall(store, subject, caller.limits);
-      Object.assign(headers, verdict.headers);
-      if (verdict.refusal !== undefined) {
-        return errorResponse(429, limitMessage(verdict.refusal, caller.plan.name), headers);
-      }
+    const key = (search.includes('apikey') ? c.req.query('apikey') : undefined) ?? c.req.header('apikey');
+    const caller = keys.checkCached(key);
+    if (caller === undefined || 'status' in caller) return serveChecked(c, endpoint, search, key, headers);
+    const limited = limit(c, endpoint, caller, headers);
+    if (limited instanceof Response) return limited;
+    if (limited === 'async') return serveChecked(c, endpoint, search, key, headers);
+    const answer = respondFromCache(c, endpoint, search, caller, headers);
+    if (answer === undefined) {
+      return respond(c, endpoint, search, caller, headers).then((slow) => metered(endpoint, caller, slow));
     }
+    return metered(endpoint, caller, answer);
+  };
 
-    const answer = await respond(c, endpoint, search, caller, headers);
-    if (metered && caller.kind === 'key') meter.record(caller.keyId, endpoint.path, answer.bytes);
+  const serveChecked = async (
+    c: Context,
+    endpoint: EndpointDefinition,
+    search: string,
+    key: string | undefined,
+    headers: Record<string, string>,
+  ): Promise<Response> => {
+    const caller: DataCaller | AccessRefusal = await keys.check(key);
+    if ('status' in caller) return errorResponse(caller.status, caller.message, headers);
+    let limited = limit(c, endpoint, caller, headers);
+    if (limited === 'async') {
+      const subject = caller.kind === 'key' ? `key:${caller.keyId}` : ipKey(c);
+      const verdict = await countCall(options.store ?? sharedRateLimitStore(), subject, caller.limits);
+      limited = limitResponse(verdict, caller, headers);
+    }
+    if (limited instanceof Response) return limited;
+    return metered(endpoint, caller, await respond(c, endpoint, search, caller, headers));
+  };
+
+  /**
+   * Counts the call against the caller's budgets: a 429 when over, nothing when within, 'async' when
+   * the budgets live in a shared store that must be asked. The usage endpoint costs nothing.
+   */
+  const limit = (
+    c: Context,
+    endpoint: EndpointDefinition,
+    caller: DataCaller,
+    headers: Record<string, string>,
+  ): Response | undefined | 'async' => {
+    if (endpoint === usage) return undefined;
+    const store = options.store ?? sharedRateLimitStore();
+    if (!(store instanceof MemoryStore)) return 'async';
+    const subject = caller.kind === 'key' ? `key:${caller.keyId}` : ipKey(c);
+    return limitResponse(countCallNow(store, subject, caller.limits), caller, headers);
+  };
+
+  const limitResponse = (
+    verdict: LimitVerdict,
+    caller: DataCaller,
+    headers: Record<string, string>,
+  ): Response | undefined => {
+    Object.assign(headers, verdict.headers);
+    if (verdict.refusal === undefined) return undefined;
+    return errorResponse(429, limitMessage(verdict.refusal, caller.plan.name), headers);
+  };
+
+  /** Meters what a key's call sent, once it is answered. */
+  const metered = (endpoint: EndpointDefinition, caller: DataCaller, answer: Answer): Response => {
+    if (endpoint !== usage && caller.kind === 'key') meter.record(caller.keyId, endpoint.path, answer.bytes);
     return answer.response;
+  };
+
+  /** What a call may see, or the plan it needs: decided from the query and the directory alone. */
+  const admit = (
+    endpoint: EndpointDefinition,
+    request: PreparedQuery,
+    symbols: SymbolDirectory,
+    caller: DataCaller,
+  ): { source: DataSource } | { tier: number; subject: string } => {
+    if (caller.plan.dataTier < endpoint.tier)
+      return { tier: endpoint.tier, subject: `the ${endpoint.path} endpoint` };
+    const { raised, named } = request;
+    if (raised !== undefined && caller.plan.dataTier < raised.tier) return raised;
+    let source = symbols.source;
+    if (named.length > 0) {
+      const known = named.map((symbol) => symbols.get(symbol)).filter((security) => security !== undefined);
+      for (const security of known) {
+        const tier = symbolTier(security);
+        if (caller.plan.dataTier < tier) return { tier, subject: `the symbol ${security.symbol}` };
+      }
+      if (known.length > 0)
+        source = known.some((security) => security.source === 'demo') ? 'demo' : 'imported';
+    }
+    return { source };
+  };
+
+  /**
+   * Answers depend on the parameters and, through the default history range, on the plan's history;
+   * within an endpoint's max-age they are served again without running the handler. The key string
+   * is kept on the prepared query, so a repeated call hashes nothing new.
+   */
+  const answerKey = (
+    endpoint: EndpointDefinition,
+    request: PreparedQuery,
+    caller: DataCaller,
+  ): string | undefined => {
+    if (endpoint.maxAge <= 0) return undefined;
+    const years = caller.plan.historyYears;
+    let built = request.answerKey;
+    if (built?.years !== years) {
+      built = { years, key: `${request.key}|${String(years)}` };
+      request.answerKey = built;
+    }
+    return built.key;
+  };
+
+  /** The hot path of {@link respond}: a fresh cached answer the caller may see, or undefined. */
+  const respondFromCache = (
+    c: Context,
+    endpoint: EndpointDefinition,
+    search: string,
+    caller: DataCaller,
+    headers: Record<string, string>,
+  ): Answer | undefined => {
+    const request = prepare(endpoint, search, c);
+    const symbols = directory.fresh();
+    if (typeof request === 'string' || symbols === undefined) return undefined;
+    const admitted = admit(endpoint, request, symbols, caller);
+    if (!('source' in admitted)) return undefined;
+    const cacheKey = answerKey(endpoint, request, caller);
+    const cached = cacheKey === undefined ? undefined : answers.get(cacheKey);
+    if (cached === undefined) return undefined;
+    return answered(c, endpoint, request.csv, cached, admitted.source, headers);
   };
 
   /** Everything after the key and the budgets; the size of what it sends is metered. */
@@ -282,42 +415,22 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     search: string,
     caller: DataCaller,
     headers: Record<string, string>,
-  ): Promise<{ response: Response; bytes: number }> => {
-    const refuse = (status: ErrorStatus, message: string): { response: Response; bytes: number } => {
+  ): Promise<Answer> => {
+    const refuse = (status: ErrorStatus, message: string): Answer => {
       const body = errorBody(message);
       return { response: errorResponse(status, message, headers, body), bytes: Buffer.byteLength(body) };
     };
-    const refuseForPlan = async (
-      tier: number,
-      subject: string,
-    ): Promise<{ response: Response; bytes: number }> =>
+    const refuseForPlan = async (tier: number, subject: string): Promise<Answer> =>
       refuse(402, await planMessage(caller, tier, subject));
     const request = prepare(endpoint, search, c);
     if (typeof request === 'string') return refuse(400, request);
     const { params, csv } = request;
 
-    const symbols = await directory.get();
-    if (caller.plan.dataTier < endpoint.tier) {
-      return refuseForPlan(endpoint.tier, `the ${endpoint.path} endpoint`);
-    }
-    const { raised, named } = request;
-    if (raised !== undefined && caller.plan.dataTier < raised.tier) {
-      return refuseForPlan(raised.tier, raised.subject);
-    }
-    let source = symbols.source;
-    if (named.length > 0) {
-      const known = named.map((symbol) => symbols.get(symbol)).filter((security) => security !== undefined);
-      for (const security of known) {
-        const tier = symbolTier(security);
-        if (caller.plan.dataTier < tier) return refuseForPlan(tier, `the symbol ${security.symbol}`);
-      }
-      if (known.length > 0)
-        source = known.some((security) => security.source === 'demo') ? 'demo' : 'imported';
-    }
+    const symbols = directory.fresh() ?? (await directory.get());
+    const admitted = admit(endpoint, request, symbols, caller);
+    if (!('source' in admitted)) return refuseForPlan(admitted.tier, admitted.subject);
 
-    // Answers depend on the parameters and, through the default history range, on the plan's
-    // history; within an endpoint's max-age they are served again without running the handler.
-    const cacheKey = endpoint.maxAge > 0 ? `${request.key}|${String(caller.plan.historyYears)}` : undefined;
+    const cacheKey = answerKey(endpoint, request, caller);
     let cached = cacheKey === undefined ? undefined : answers.get(cacheKey);
     if (cached === undefined) {
       let rows: unknown[];
@@ -348,8 +461,18 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
         answers.set(cacheKey, cached, Math.min(endpoint.maxAge, ANSWER_CACHE_MAX_SECONDS) * 1000);
       }
     }
+    return answered(c, endpoint, csv, cached, admitted.source, headers);
+  };
 
-    const { body, etag, bytes } = cached;
+  /** The 200 (or 304) for an answer's body. */
+  const answered = (
+    c: Context,
+    endpoint: EndpointDefinition,
+    csv: boolean,
+    { body, etag, bytes }: Serialized,
+    source: DataSource,
+    headers: Record<string, string>,
+  ): Answer => {
     headers.ETag = etag;
     headers['Cache-Control'] = endpoint.maxAge > 0 ? `private, max-age=${endpoint.maxAge}` : 'no-cache';
     headers['X-Data-Source'] = source;

@@ -18,16 +18,26 @@ interface Policy {
   windowMs: number;
 }
 
-interface Policies {
+interface Policies extends CallLimits {
   list: Policy[];
   /** The RateLimit-Policy header, the same for every call under these limits. */
   header: string;
 }
 
-// A handful of plans: their policies and header text are built once.
+// A handful of plans: their policies and header text are built once. Callers pass the same limits
+// object for every call of a key while its check is cached, so that object finds them first.
 const policyCache = new Map<string, Policies>();
+const policiesByLimits = new WeakMap<CallLimits, Policies>();
 
 function policiesOf(limits: CallLimits): Policies {
+  const seen = policiesByLimits.get(limits);
+  if (seen?.perMinute === limits.perMinute && seen.perDay === limits.perDay) return seen;
+  const policies = policiesFor(limits);
+  policiesByLimits.set(limits, policies);
+  return policies;
+}
+
+function policiesFor(limits: CallLimits): Policies {
   const id = `${String(limits.perMinute)}|${String(limits.perDay)}`;
   const known = policyCache.get(id);
   if (known !== undefined) return known;
@@ -37,7 +47,7 @@ function policiesOf(limits: CallLimits): Policies {
   const header = list
     .map((policy) => `"${policy.name}";q=${policy.limit};w=${policy.windowMs / 1000}`)
     .join(', ');
-  const policies = { list, header };
+  const policies = { list, header, perMinute: limits.perMinute, perDay: limits.perDay };
   if (policyCache.size < 1000) policyCache.set(id, policies);
   return policies;
 }
@@ -52,18 +62,33 @@ export async function countCall(
   subject: string,
   limits: CallLimits,
 ): Promise<LimitVerdict> {
-  const { list: policies, header } = policiesOf(limits);
+  if (store instanceof MemoryStore) return countCallNow(store, subject, limits);
+  const known = policiesOf(limits);
   const results: { policy: Policy; result: RateLimitResult }[] = [];
-  for (const policy of policies) {
-    const key = `data-${policy.name}:${subject}`;
-    // A store in this process answers at once: no promise per count on the hot path.
-    const result =
-      store instanceof MemoryStore
-        ? store.hitNow(key, policy.windowMs, policy.limit)
-        : await store.hit(key, policy.windowMs, policy.limit);
+  for (const policy of known.list) {
+    const result = await store.hit(`data-${policy.name}:${subject}`, policy.windowMs, policy.limit);
     results.push({ policy, result });
     if (!result.allowed) break;
   }
+  return verdictOf(known, results);
+}
+
+/** {@link countCall} for a store in this process, which answers at once: no promise on the hot path. */
+export function countCallNow(store: MemoryStore, subject: string, limits: CallLimits): LimitVerdict {
+  const known = policiesOf(limits);
+  const results: { policy: Policy; result: RateLimitResult }[] = [];
+  for (const policy of known.list) {
+    const result = store.hitNow(`data-${policy.name}:${subject}`, policy.windowMs, policy.limit);
+    results.push({ policy, result });
+    if (!result.allowed) break;
+  }
+  return verdictOf(known, results);
+}
+
+function verdictOf(
+  { list: policies, header }: Policies,
+  results: { policy: Policy; result: RateLimitResult }[],
+): LimitVerdict {
   const headers: Record<string, string> = {};
   if (policies.length > 0) {
     headers['RateLimit-Policy'] = header;

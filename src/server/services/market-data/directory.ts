@@ -44,6 +44,7 @@ export class SymbolDirectory {
   /** The entries in search display order: active first, then shorter tickers, then alphabetical. */
   private readonly ranked: Entry[];
   readonly loadedAt: number;
+  private dataSource: DataSource | undefined;
 
   constructor(rows: readonly Security[], loadedAt: number = Date.now()) {
     this.loadedAt = loadedAt;
@@ -83,9 +84,13 @@ export class SymbolDirectory {
     return this.entries.map((entry) => entry.security);
   }
 
-  /** Whether any row is demo data: lists and market-wide answers are labelled by it. */
+  /**
+   * Whether any row is demo data: lists and market-wide answers are labelled by it. Read on every
+   * answer, so worked out once (the rows never change; a reload builds a new directory).
+   */
   get source(): DataSource {
-    return this.entries.some((entry) => entry.security.source === 'demo') ? 'demo' : 'imported';
+    this.dataSource ??= this.entries.some((entry) => entry.security.source === 'demo') ? 'demo' : 'imported';
+    return this.dataSource;
   }
 
   /**
@@ -168,6 +173,12 @@ export class CachedDirectory {
   constructor(db: () => Promise<Db>, clock: () => number = Date.now) {
     this.db = db;
     this.clock = clock;
+  }
+
+  /** The loaded directory while it is fresh, without a promise: the hot path's way in. */
+  fresh(): SymbolDirectory | undefined {
+    const current = this.current;
+    return current !== undefined && this.clock() - current.loadedAt < DIRECTORY_TTL_MS ? current : undefined;
   }
 
   /**

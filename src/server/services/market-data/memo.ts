@@ -22,6 +22,8 @@ interface Slot<V> {
  */
 export class Memo<V> {
   private readonly slots = new Map<string, Slot<V>>();
+  /** The key at the most recently used end of `slots`. */
+  private newest: string | undefined;
   private readonly pending = new Map<string, Promise<V>>();
   private readonly max: number;
   private readonly ttlMs: number;
@@ -47,9 +49,13 @@ export class Memo<V> {
       this.slots.delete(key);
       return undefined;
     }
-    // Map keeps insertion order: re-inserting moves the key to the most recently used end.
-    this.slots.delete(key);
-    this.slots.set(key, slot);
+    // Map keeps insertion order: re-inserting moves the key to the most recently used end, where
+    // the key asked for again and again (the hot path) already is.
+    if (key !== this.newest) {
+      this.slots.delete(key);
+      this.slots.set(key, slot);
+      this.newest = key;
+    }
     return slot.value;
   }
 
@@ -57,6 +63,7 @@ export class Memo<V> {
   set(key: string, value: V, ttlMs: number = this.ttlMs): void {
     this.slots.delete(key);
     this.slots.set(key, { expiresAt: this.clock() + ttlMs, value });
+    this.newest = key;
     while (this.slots.size > this.max) {
       const oldest = this.slots.keys().next();
       if (oldest.done === true) break;
@@ -87,6 +94,7 @@ export class Memo<V> {
 
   clear(): void {
     this.slots.clear();
+    this.newest = undefined;
   }
 }
 
