@@ -1,3 +1,4 @@
+import type { ChartBar } from '../../../../lib/price-chart.ts';
 import { fromDay } from './calendar.ts';
 import { priceDecimals, type SymbolSeries } from './prices.ts';
 import { createRandom, round } from './random.ts';
@@ -7,14 +8,8 @@ import { createRandom, round } from './random.ts';
  * high to its close (a Brownian bridge between those points), so the minute bars agree with the daily bar.
  */
 
-export interface IntradayBar {
-  time: string;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
+/** A minute bar: the same shape the price chart draws. */
+export type IntradayBar = ChartBar;
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
