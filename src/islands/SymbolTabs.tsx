@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import {
   PREMIUM_PAGES,
   SYMBOL_TABS,
@@ -22,8 +22,12 @@ interface Props {
  */
 export function SymbolTabs({ symbol, kind, page }: Props): ReactNode {
   const current = tabFor(page, kind);
+  const bar = useRef<HTMLElement>(null);
+  useEffect(() => {
+    revealCurrentTab(bar.current);
+  }, [current]);
   return (
-    <nav className="symbol-tabs" aria-label={`${symbol} sections`}>
+    <nav className="symbol-tabs" aria-label={`${symbol} sections`} ref={bar}>
       <ul role="list">
         {SYMBOL_TABS[kind].map((tab) => (
           <li key={tab.page}>
@@ -40,4 +44,17 @@ export function SymbolTabs({ symbol, kind, page }: Props): ReactNode {
       </ul>
     </nav>
   );
+}
+
+/**
+ * On a phone the bar scrolls sideways; the current tab (DCF, say, at the far end) is brought into
+ * view, centred, so the visitor sees where they are. Only the bar scrolls, never the page.
+ */
+function revealCurrentTab(bar: HTMLElement | null): void {
+  const link = bar?.querySelector('[aria-current="page"]');
+  if (!bar || !link) return;
+  const barBox = bar.getBoundingClientRect();
+  const box = link.getBoundingClientRect();
+  if (box.left >= barBox.left && box.right <= barBox.right) return;
+  bar.scrollLeft += box.left - barBox.left - (barBox.width - box.width) / 2;
 }

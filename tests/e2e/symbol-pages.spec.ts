@@ -169,6 +169,18 @@ test.describe('symbol page tabs', () => {
     expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(1);
     await expect(title).toHaveText(name ?? '');
   });
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+    test('the tab bar scrolls to show the current tab at its far end', async ({ page }) => {
+      await openPage(page, '/discounted-cash-flow-model/AAPL');
+      const tabs = page.getByRole('navigation', { name: 'AAPL sections' });
+      await expect(tabs.getByRole('link', { name: 'DCF' })).toHaveAttribute('aria-current', 'page');
+      await expect(tabs.getByRole('link', { name: 'DCF' })).toBeInViewport({ ratio: 1 });
+      await expect(tabs.getByRole('link', { name: 'Overview' })).not.toBeInViewport();
+    });
+  });
 });
 
 test.describe('symbol page addresses', () => {
