@@ -180,6 +180,22 @@ test.describe('symbol page tabs', () => {
       await expect(tabs.getByRole('link', { name: 'DCF' })).toBeInViewport({ ratio: 1 });
       await expect(tabs.getByRole('link', { name: 'Overview' })).not.toBeInViewport();
     });
+
+    test('wide tables scroll inside their frames and the page never scrolls sideways', async ({ page }) => {
+      for (const path of [
+        '/financial-ratios/AAPL',
+        '/dupont-ratio-analysis/AAPL',
+        '/income-statement/AAPL',
+        '/historical-data-crypto/BTCUSD',
+      ]) {
+        await openPage(page, path);
+        await expect(page.getByRole('table').first()).toBeVisible();
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+          path,
+        ).toBeLessThanOrEqual(0);
+      }
+    });
   });
 });
 
