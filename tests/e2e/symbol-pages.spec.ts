@@ -328,6 +328,24 @@ test.describe('historical data', () => {
       expect(parsed).toBeTruthy();
     });
   }
+
+  test('a range that ends before it starts is pointed out at its field, and the last year is shown instead', async ({
+    page,
+  }) => {
+    await openPage(page, '/historical-data-forex/EURUSD');
+    const from = page.getByLabel('From', { exact: true });
+    await from.fill('2026-06-01');
+    await page.getByLabel('To', { exact: true }).fill('2026-01-01');
+    await page.getByRole('button', { name: 'Show prices' }).click();
+
+    await expect(page).toHaveURL(/from=2026-06-01/);
+    const alert = page.getByRole('alert').filter({ hasText: '“From” must be on or before “To”.' });
+    await expect(alert).toContainText('Showing the last year instead.');
+    await expect(from).toHaveAttribute('aria-invalid', 'true');
+    await expect(from).toHaveAccessibleDescription('“From” must be on or before “To”.');
+    await expect(page.getByLabel('To', { exact: true })).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('table', { name: 'Historical prices of EURUSD', exact: true })).toBeVisible();
+  });
 });
 
 test.describe('price chart', () => {

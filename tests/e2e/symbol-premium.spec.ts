@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { openPage, signInAs } from './fixtures.ts';
 
@@ -73,6 +74,11 @@ test.describe('sections beyond the visitor’s plan', () => {
         ),
       )
       .toBe(0);
+
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
 
     await notice.getByRole('link', { name: 'Show annual statements' }).click();
     await expect(page).toHaveURL(/\/financial-statements\/AAPL$/);
