@@ -17,5 +17,8 @@ export default defineConfig({
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   vite: {
     ssr: { external: ['@electric-sql/pglite', 'firebase-admin', 'postgres'] },
+    // Imported only on demand by the chart island: listed so the dev server prepares it up front
+    // instead of discovering it on the first chart and failing that load.
+    optimizeDeps: { include: ['lightweight-charts'] },
   },
 });
