@@ -79,6 +79,14 @@ function looksLikeJwt(value: string): boolean {
  * never the key itself) so the hot path costs no database round trip; a blocked, revoked or
  * downgraded key stops working within KEY_CACHE_TTL_MS + PLAN_CACHE_TTL_MS.
  */
+/**
+ * A plain digest names a key's cache entry (the key itself is never kept); the keyed HMAC the
+ * database needs is computed only on a miss.
+ */
+function verdictKey(key: string): string {
+  return hash('sha256', key, 'base64url');
+}
+
 export class KeyChecker {
   private readonly verdicts = new Map<string, CachedVerdict>();
   private plans: { loadedAt: number; byCode: Map<string, PricePlan>; ordered: PricePlan[] } | undefined;
@@ -106,33 +114,28 @@ export class KeyChecker {
     const value = key?.trim() ?? '';
     if (value === '' || looksLikeJwt(value)) return undefined;
     const now = this.now();
-    const cached = this.verdicts.get(hash('sha256', value, 'base64url'));
-    if (cached === undefined || cached.expiresAt <= now) return undefined;
+    const cached = this.freshVerdict(verdictKey(value), now);
+    if (cached === undefined) return undefined;
     if (!cached.verdict.ok) return cached.verdict.refusal;
-    const plans = this.plans;
-    if (plans === undefined || now - plans.loadedAt >= PLAN_CACHE_TTL_MS) return undefined;
-    return cached.caller?.plans === plans ? cached.caller.value : undefined;
+    const plans = this.freshPlans(now);
+    return plans !== undefined && cached.caller?.plans === plans ? cached.caller.value : undefined;
   }
 
   async check(key: string | undefined): Promise<DataCaller | AccessRefusal> {
     const value = key?.trim() ?? '';
     if (value === '') return { status: 401, message: MISSING_KEY_MESSAGE };
     if (looksLikeJwt(value)) return this.checkToken(value);
-    // A plain digest names the cache entry (the key itself is never kept); the keyed HMAC the
-    // database needs is computed only on a miss.
-    const cacheKey = hash('sha256', value, 'base64url');
+    const cacheKey = verdictKey(value);
     const now = this.now();
-    let cached = this.verdicts.get(cacheKey);
-    if (cached === undefined || cached.expiresAt <= now) {
+    let cached = this.freshVerdict(cacheKey, now);
+    if (cached === undefined) {
       cached = { expiresAt: now + KEY_CACHE_TTL_MS, verdict: await this.lookUp(value, this.secret()) };
       if (this.verdicts.size >= MAX_CACHED_KEYS) this.evictExpired(now);
       this.verdicts.set(cacheKey, cached);
     }
     const { verdict } = cached;
     if (!verdict.ok) return verdict.refusal;
-    const fresh = this.plans;
-    const plans =
-      fresh !== undefined && now - fresh.loadedAt < PLAN_CACHE_TTL_MS ? fresh : await this.catalogue();
+    const plans = this.freshPlans(now) ?? (await this.catalogue());
     // The caller is built once per verdict and plan catalogue, not on every request.
     if (cached.caller?.plans !== plans) {
       const plan = plans.byCode.get(verdict.planCode) ?? (await this.plan(verdict.planCode));
@@ -153,6 +156,16 @@ export class KeyChecker {
       };
     }
     return cached.caller.value;
+  }
+
+  private freshVerdict(cacheKey: string, now: number): CachedVerdict | undefined {
+    const cached = this.verdicts.get(cacheKey);
+    return cached !== undefined && cached.expiresAt > now ? cached : undefined;
+  }
+
+  private freshPlans(now: number): KeyChecker['plans'] {
+    const plans = this.plans;
+    return plans !== undefined && now - plans.loadedAt < PLAN_CACHE_TTL_MS ? plans : undefined;
   }
 
   private async lookUp(key: string, secret: string): Promise<CachedVerdict['verdict']> {
@@ -183,8 +196,10 @@ export class KeyChecker {
   }
 
   private async catalogue(): Promise<NonNullable<KeyChecker['plans']>> {
+    const fresh = this.freshPlans(this.now());
+    if (fresh !== undefined) return fresh;
+    // A stale catalogue still answers if the reload fails.
     const current = this.plans;
-    if (current !== undefined && this.now() - current.loadedAt < PLAN_CACHE_TTL_MS) return current;
     this.plansLoading ??= (async () => {
       const db = await this.database();
       const ordered = await db

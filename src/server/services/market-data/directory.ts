@@ -186,8 +186,9 @@ export class CachedDirectory {
    * no request waits for 70,000 rows except the very first.
    */
   async get(): Promise<SymbolDirectory> {
+    const fresh = this.fresh();
+    if (fresh !== undefined) return fresh;
     const current = this.current;
-    if (current !== undefined && this.clock() - current.loadedAt < DIRECTORY_TTL_MS) return current;
     this.loading ??= this.db()
       .then((db) => loadSymbolDirectory(db, this.clock()))
       .then((loaded) => {
