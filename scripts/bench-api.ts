@@ -16,7 +16,7 @@ import { seedDemoData } from '../src/server/services/market-data/seed/index.ts';
 import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
-import { loadFailure, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
+import { loadFailure, loadTable, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
 import { fillSecurities } from './bench/synthetic-listings.ts';
 
 /**
@@ -403,38 +403,18 @@ async function main(): Promise<number> {
     `\nData API benchmark: ${availableParallelism()} cores, Node ${process.version}, ${options.connections} keep-alive connections, ${options.durationMs / 1000} s per target after ${options.warmupMs / 1000} s warm-up (demo data)\n`,
   );
   console.log(
-    formatTable([
-      [
-        'target',
-        'req/s',
-        'p50 ms',
-        'p99 ms',
-        'max ms',
-        'vs baseline',
-        'body bytes',
-        'server CPU',
-        'CPU µs/req',
-        'load CPU',
-        'other CPU',
-        'non-200',
-        'errors',
-      ],
-      ...targets.map((target) => [
-        target.name,
-        fixed(target.requestsPerSecond, 0),
-        fixed(target.p50Ms, 2),
-        fixed(target.p99Ms, 2),
-        fixed(target.maxMs, 1),
-        Number.isNaN(target.ratioToBaseline) ? '' : `${fixed(target.ratioToBaseline * 100, 0)} %`,
-        fixed(target.meanBodyBytes, 0),
-        `${fixed(target.serverCpuPercent, 0)} %`,
-        fixed(target.serverCpuMicrosPerRequest, 0),
-        `${fixed(target.generatorCpuPercent, 0)} %`,
-        `${fixed(target.otherCpuPercent, 0)} %`,
-        String(Object.values(target.otherStatuses).reduce((sum, n) => sum + n, 0)),
-        String(target.errors),
-      ]),
-    ]),
+    loadTable(
+      'target',
+      ['vs baseline', 'body bytes'],
+      targets.map((target) => ({
+        label: target.name,
+        figures: target,
+        extra: [
+          Number.isNaN(target.ratioToBaseline) ? '' : `${fixed(target.ratioToBaseline * 100, 0)} %`,
+          fixed(target.meanBodyBytes, 0),
+        ],
+      })),
+    ),
   );
   if (quote !== undefined) {
     console.log(

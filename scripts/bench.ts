@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
-import { loadFailure, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
+import { loadFailure, loadTable, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
 import { ensureBuild, launchProduction, type Launched } from './launch.ts';
 
 /**
@@ -188,38 +188,15 @@ function report(options: Options, pages: PageResult[], busyBefore: number): void
     `\nSymbol page benchmark: ${availableParallelism()} cores, Node ${process.version}, production build, ${options.connections} keep-alive connections, ${options.durationMs / 1000} s per page after ${options.warmupMs / 1000} s warm-up (test demo data)\n`,
   );
   console.log(
-    formatTable([
-      [
-        'page',
-        'req/s',
-        'p50 ms',
-        'p99 ms',
-        'max ms',
-        'body bytes',
-        'miss ms',
-        'server CPU',
-        'CPU µs/req',
-        'load CPU',
-        'other CPU',
-        'non-200',
-        'errors',
-      ],
-      ...pages.map((page) => [
-        page.path,
-        fixed(page.requestsPerSecond, 0),
-        fixed(page.p50Ms, 2),
-        fixed(page.p99Ms, 2),
-        fixed(page.maxMs, 1),
-        fixed(page.meanBodyBytes, 0),
-        fixed(page.miss.p50, 1),
-        `${fixed(page.serverCpuPercent, 0)} %`,
-        fixed(page.serverCpuMicrosPerRequest, 0),
-        `${fixed(page.generatorCpuPercent, 0)} %`,
-        `${fixed(page.otherCpuPercent, 0)} %`,
-        String(Object.values(page.otherStatuses).reduce((sum, n) => sum + n, 0)),
-        String(page.errors),
-      ]),
-    ]),
+    loadTable(
+      'page',
+      ['body bytes', 'miss ms'],
+      pages.map((page) => ({
+        label: page.path,
+        figures: page,
+        extra: [fixed(page.meanBodyBytes, 0), fixed(page.miss.p50, 1)],
+      })),
+    ),
   );
   console.log(
     `\n'miss ms': median of ${MISS_ROUNDS} sequential uncached renders (a query string of their own each), timed from the benchmark process.\n`,

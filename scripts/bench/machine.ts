@@ -40,6 +40,61 @@ export function loadFailure(label: string, outcome: LoadOutcome): string | undef
   return problems.length === 0 ? undefined : `${label}: ${problems.join('; ')}`;
 }
 
+/** What every load run reports, whichever benchmark ran it. */
+export interface LoadFigures {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  serverCpuPercent: number;
+  serverCpuMicrosPerRequest: number;
+  generatorCpuPercent: number;
+  otherCpuPercent: number;
+  otherStatuses: Record<string, number>;
+  errors: number;
+}
+
+/**
+ * The result table both benchmarks print: throughput and latency, then the benchmark's own columns
+ * (`extra`), then where the CPU went and what failed, so their tables read alike.
+ */
+export function loadTable(
+  first: string,
+  extra: readonly string[],
+  rows: readonly { label: string; figures: LoadFigures; extra: readonly string[] }[],
+): string {
+  return formatTable([
+    [
+      first,
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      ...extra,
+      'server CPU',
+      'CPU µs/req',
+      'load CPU',
+      'other CPU',
+      'non-200',
+      'errors',
+    ],
+    ...rows.map(({ label, figures, extra: cells }) => [
+      label,
+      fixed(figures.requestsPerSecond, 0),
+      fixed(figures.p50Ms, 2),
+      fixed(figures.p99Ms, 2),
+      fixed(figures.maxMs, 1),
+      ...cells,
+      `${fixed(figures.serverCpuPercent, 0)} %`,
+      fixed(figures.serverCpuMicrosPerRequest, 0),
+      `${fixed(figures.generatorCpuPercent, 0)} %`,
+      `${fixed(figures.otherCpuPercent, 0)} %`,
+      String(Object.values(figures.otherStatuses).reduce((sum, n) => sum + n, 0)),
+      String(figures.errors),
+    ]),
+  ]);
+}
+
 /** Prints where the server's CPU time went under one target's load. */
 export function printProfile(name: string, profile: ProfileSummary): void {
   console.log(`\nServer CPU profile, ${name} (self time, % of samples):\n`);
