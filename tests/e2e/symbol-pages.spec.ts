@@ -329,6 +329,23 @@ test.describe('historical data', () => {
     });
   }
 
+  test('a visitor pages back to older prices and returns to the newest', async ({ page }) => {
+    await openPage(page, '/historical-data-crypto/BTCUSD');
+    const pager = page.getByRole('navigation', { name: 'Pages of historical prices of BTCUSD' });
+    await expect(pager.getByText(/^Page 1 of \d+$/)).toBeVisible();
+    await expect(pager.getByRole('link', { name: 'Newer' })).toHaveCount(0);
+    const table = page.getByRole('table', { name: 'Historical prices of BTCUSD', exact: true });
+    const newest = await table.locator('tbody tr > :first-child').first().textContent();
+
+    await pager.getByRole('link', { name: 'Older' }).click();
+    await expect(pager.getByText(/^Page 2 of \d+$/)).toBeVisible();
+    await expect(table.locator('tbody tr > :first-child').first()).not.toHaveText(newest ?? '');
+
+    await pager.getByRole('link', { name: 'Newer' }).click();
+    await expect(pager.getByText(/^Page 1 of \d+$/)).toBeVisible();
+    await expect(table.locator('tbody tr > :first-child').first()).toHaveText(newest ?? '');
+  });
+
   test('a range that ends before it starts is pointed out at its field, and the last year is shown instead', async ({
     page,
   }) => {
