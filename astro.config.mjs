@@ -3,7 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import mdx from '@astrojs/mdx';
-import { buildIntegration } from './src/server/build-integration.ts';
+import { buildIntegration } from './src/server/app/build-integration.ts';
 
 const port = Number(process.env.PORT ?? 4321);
 

@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { createDataApi, type DataApi } from '../src/server/data-api/app.ts';
 import { openDatabase, type Db } from '../src/server/db/client.ts';
 import { pricePlans, users } from '../src/server/db/schema.ts';
-import { MemoryStore } from '../src/server/rate-limit-store.ts';
+import { MemoryStore } from '../src/server/middleware/rate-limit-store.ts';
 import { createApiKey } from '../src/server/services/api-keys.ts';
 import { DIRECTORY_TTL_MS } from '../src/server/services/market-data/directory.ts';
 import { seedDemoData } from '../src/server/services/market-data/seed/index.ts';

@@ -1,7 +1,7 @@
 import { dev } from 'astro';
-import { readConfig } from '../src/server/config.ts';
+import { readConfig } from '../src/server/app/config.ts';
 import { closeDatabase, getDatabase } from '../src/server/db/client.ts';
-import { closeServer, displayUrl, ensureMarketData, startDataApi } from '../src/server/serve.ts';
+import { closeServer, displayUrl, ensureMarketData, startDataApi } from '../src/server/app/serve.ts';
 import type { AuthEmulator } from './emulator.ts';
 import { startEmulatorIfNeeded, stopOnSignals } from './launch.ts';
 

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildStaleness } from '../src/server/build-info.ts';
-import { readConfig, type ServerConfig } from '../src/server/config.ts';
-import { startServers, type RunningServers } from '../src/server/serve.ts';
+import { buildStaleness } from '../src/server/app/build-info.ts';
+import { readConfig, type ServerConfig } from '../src/server/app/config.ts';
+import { startServers, type RunningServers } from '../src/server/app/serve.ts';
 import { startAuthEmulator, type AuthEmulator } from './emulator.ts';
 
 export interface Launched {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { astro } from 'astro/hono';
-import { accountsApp } from './server/accounts-app.ts';
+import { accountsApp } from './server/app/accounts-app.ts';
 import { isSymbolPagePath, pageCache } from './server/middleware/page-cache.ts';
 
 /** Rendered symbol pages kept at once (about 120 KB each), and the longest one is kept. */

@@ -1,8 +1,8 @@
 import { Hono, type Schema } from 'hono';
 import type { HonoBase } from 'hono/hono-base';
-import type { AccountsEnv } from '../../src/server/context.ts';
+import type { AccountsEnv } from '../../src/server/app/context.ts';
 import type { Db } from '../../src/server/db/client.ts';
-import { handleApiError } from '../../src/server/errors.ts';
+import { handleApiError } from '../../src/server/app/errors.ts';
 import { caller } from '../../src/server/middleware/caller.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { accountsApp } from '../../src/server/accounts-app.ts';
+import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase } from '../../src/server/db/client.ts';
 
 const saved = { ...process.env };

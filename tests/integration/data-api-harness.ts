@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { createDataApi, type DataApi } from '../../src/server/data-api/app.ts';
 import { openDatabase, type Database, type Db } from '../../src/server/db/client.ts';
 import { users } from '../../src/server/db/schema.ts';
-import { MemoryStore } from '../../src/server/rate-limit-store.ts';
+import { MemoryStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { seedDemoData } from '../../src/server/services/market-data/seed/index.ts';
 

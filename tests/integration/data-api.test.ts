@@ -12,10 +12,10 @@ import { createDataApi, withoutKey } from '../../src/server/data-api/app.ts';
 import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { accessKey } from '../../src/server/middleware/caller.ts';
 import { apiUsageRoutes } from '../../src/server/routes/api-usage.ts';
-import { MemoryStore, RedisStore } from '../../src/server/rate-limit-store.ts';
+import { MemoryStore, RedisStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
-import { startSession } from '../../src/server/sessions.ts';
-import { accessTokenKey, signAccessToken, signPublicToken } from '../../src/server/tokens.ts';
+import { startSession } from '../../src/server/auth/sessions.ts';
+import { accessTokenKey, signAccessToken, signPublicToken } from '../../src/server/auth/tokens.ts';
 import {
   HARNESS_SECRET,
   openDataApiHarness,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi, type MockInstance } from 'vitest';
-import { accountsApp } from '../../src/server/accounts-app.ts';
+import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase } from '../../src/server/db/client.ts';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;

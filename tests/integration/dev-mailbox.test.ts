@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { accountsApp } from '../../src/server/accounts-app.ts';
+import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase, getDatabase } from '../../src/server/db/client.ts';
 
 const saved = { ...process.env };

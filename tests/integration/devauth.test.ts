@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { sha256Hex } from '../../src/server/crypto.ts';
+import { sha256Hex } from '../../src/server/auth/crypto.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { auditLog, deviceCodes } from '../../src/server/db/schema.ts';
-import { closeSharedRateLimitStore } from '../../src/server/rate-limit-store.ts';
+import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
 import { createDevauthRoutes } from '../../src/server/routes/devauth.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';

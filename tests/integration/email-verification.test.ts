@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { accountsApp } from '../../src/server/accounts-app.ts';
+import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase, getDatabase, type Database, type Db } from '../../src/server/db/client.ts';
 import { users } from '../../src/server/db/schema.ts';
-import { closeSharedRateLimitStore } from '../../src/server/rate-limit-store.ts';
+import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
 import { emailVerificationRoutes } from '../../src/server/routes/email-verification.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';

@@ -11,15 +11,15 @@ import {
   NAME_REQUIRED_MESSAGE,
 } from '../../src/lib/enterprise-form.ts';
 import { EMAIL_MESSAGE } from '../../src/lib/form-rules.ts';
-import { accountsApp } from '../../src/server/accounts-app.ts';
+import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase, getDatabase, type Database, type Db } from '../../src/server/db/client.ts';
 import { enterpriseEnquiries } from '../../src/server/db/schema.ts';
 import { signSessionToken } from '../../src/server/middleware/caller.ts';
-import { closeSharedRateLimitStore } from '../../src/server/rate-limit-store.ts';
+import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { adminRoutes } from '../../src/server/routes/admin.ts';
 import { ENQUIRY_LIMIT, enterpriseRoutes } from '../../src/server/routes/enterprise.ts';
 import { createUser, setRole } from '../../src/server/services/users.ts';
-import { startSession } from '../../src/server/sessions.ts';
+import { startSession } from '../../src/server/auth/sessions.ts';
 import { accountsAppOn } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 

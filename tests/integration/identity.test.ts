@@ -9,7 +9,7 @@ import {
   isEmailVerified,
   setIdentityDisabled,
   verifyIdToken,
-} from '../../src/server/identity.ts';
+} from '../../src/server/auth/identity.ts';
 
 const saved = { ...process.env };
 const PASSWORD = 'correct-horse-battery';

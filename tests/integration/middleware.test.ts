@@ -16,7 +16,7 @@ import {
   handleApiError,
   isDatabaseUnavailable,
   redactSecrets,
-} from '../../src/server/errors.ts';
+} from '../../src/server/app/errors.ts';
 import { bodyLimit, requireJson } from '../../src/server/middleware/body.ts';
 import { originCheck, siteCors, siteOrigins } from '../../src/server/middleware/cors.ts';
 import { clientIp, ipKey, rateLimit } from '../../src/server/middleware/rate-limit.ts';
@@ -27,7 +27,7 @@ import {
   RedisStore,
   createRateLimitStore,
   type RateLimitStore,
-} from '../../src/server/rate-limit-store.ts';
+} from '../../src/server/middleware/rate-limit-store.ts';
 
 const SITE = 'http://localhost:4321';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsApp } from '../../src/server/accounts-app.ts';
+import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase, getDatabase } from '../../src/server/db/client.ts';
 import { users } from '../../src/server/db/schema.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AccountsEnv } from '../../src/server/context.ts';
+import type { AccountsEnv } from '../../src/server/app/context.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { sessions, type User } from '../../src/server/db/schema.ts';
 import { accessKey, requireAdmin, requireUser } from '../../src/server/middleware/caller.ts';
@@ -14,7 +14,7 @@ import {
   rotateSession,
   sessionOwner,
   startSession,
-} from '../../src/server/sessions.ts';
+} from '../../src/server/auth/sessions.ts';
 import {
   REFRESH_ABSOLUTE_LIFETIME_SECONDS,
   REFRESH_IDLE_TIMEOUT_SECONDS,
@@ -23,7 +23,7 @@ import {
   newRefreshToken,
   signAccessToken,
   signPublicToken,
-} from '../../src/server/tokens.ts';
+} from '../../src/server/auth/tokens.ts';
 import { accountsAppOn } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema.ts';
-import { userData } from '../../src/server/user-data.ts';
+import { userData } from '../../src/server/auth/user-data.ts';
 import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 
 describe('the user data the browser keeps', () => {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildStaleness, sourceFingerprint, writeBuildInfo } from '../../src/server/build-info.ts';
+import { buildStaleness, sourceFingerprint, writeBuildInfo } from '../../src/server/app/build-info.ts';
 
 let root: string;
 

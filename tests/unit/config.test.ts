@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/server/config.ts';
+import { readConfig } from '../../src/server/app/config.ts';
 
 describe('server configuration', () => {
   it('runs on the documented defaults when nothing is set', () => {

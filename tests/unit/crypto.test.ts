@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decrypt, encrypt, hmacHex, randomToken, serverSecret, sha256Hex } from '../../src/server/crypto.ts';
+import {
+  decrypt,
+  encrypt,
+  hmacHex,
+  randomToken,
+  serverSecret,
+  sha256Hex,
+} from '../../src/server/auth/crypto.ts';
 
 const SECRET = 'unit-test-secret-that-is-long-enough-0123';
 

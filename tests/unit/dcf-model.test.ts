@@ -24,7 +24,7 @@ import {
   freeCashFlowYear,
   intrinsicValueSummary,
   terminalValueShare,
-} from '../../src/server/valuation-panel.ts';
+} from '../../src/server/symbol-pages/valuation.ts';
 import type { PeriodStatements } from '../../src/server/services/market-data/formulas.ts';
 
 const DEFAULTS: DcfAssumptions = {

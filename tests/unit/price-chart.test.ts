@@ -9,7 +9,7 @@ import {
   type ChartBar,
 } from '../../src/lib/price-chart.ts';
 import { chartTime } from '../../src/lib/stores/price-chart.ts';
-import { dailyWindow, shiftMonths } from '../../src/server/price-chart.ts';
+import { dailyWindow, shiftMonths } from '../../src/server/symbol-pages/chart.ts';
 
 function bar(time: string, open: number, close: number, volume = 100): ChartBar {
   return { time, open, close, high: Math.max(open, close) + 1, low: Math.min(open, close) - 1, volume };

@@ -23,7 +23,7 @@ import {
   signPublicToken,
   verifyAccessToken,
   type AccessTokenKey,
-} from '../../src/server/tokens.ts';
+} from '../../src/server/auth/tokens.ts';
 
 const SECRET = 'a-test-server-secret-that-is-long-enough-0123456789';
 const KEY = accessTokenKey(SECRET);

@@ -1,10 +1,10 @@
 import { hash } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
-import { serverSecret } from '../crypto.ts';
+import { serverSecret } from '../auth/crypto.ts';
 import type { Db } from '../db/client.ts';
 import { pricePlans, type PricePlan } from '../db/schema.ts';
 import { findActiveKey, type ApiKeyRefusal } from '../services/api-keys.ts';
-import { accessTokenKey, isPublicToken, verifyAccessToken, type AccessTokenKey } from '../tokens.ts';
+import { accessTokenKey, isPublicToken, verifyAccessToken, type AccessTokenKey } from '../auth/tokens.ts';
 import type { PlanAccess } from './endpoint.ts';
 
 /** How long a key's verdict (and its owner's plan, block and verification state) is trusted. */

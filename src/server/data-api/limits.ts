@@ -1,4 +1,4 @@
-import { MemoryStore, type RateLimitResult, type RateLimitStore } from '../rate-limit-store.ts';
+import { MemoryStore, type RateLimitResult, type RateLimitStore } from '../middleware/rate-limit-store.ts';
 import type { CallLimits } from './access.ts';
 
 const MINUTE_MS = 60_000;

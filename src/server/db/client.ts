@@ -8,7 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import { readConfig } from '../config.ts';
+import { readConfig } from '../app/config.ts';
 import * as schema from './schema.ts';
 
 /** One type for both drivers, so services never care which database they run on. */

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { apiError } from '../errors.ts';
+import { apiError } from '../app/errors.ts';
 
 export const NOT_JSON_MESSAGE = 'Content-Type must be application/json.';
 export const MALFORMED_JSON_MESSAGE = 'Request body is not valid JSON.';

@@ -1,11 +1,11 @@
 import type { Context, Input, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { BlankInput } from 'hono/types';
-import type { AccountsEnv, Caller } from '../context.ts';
-import { serverSecret } from '../crypto.ts';
+import type { AccountsEnv, Caller } from '../app/context.ts';
+import { serverSecret } from '../auth/crypto.ts';
 import type { User } from '../db/schema.ts';
-import { apiError } from '../errors.ts';
-import type { PasswordFailureCode } from '../identity.ts';
+import { apiError } from '../app/errors.ts';
+import type { PasswordFailureCode } from '../auth/identity.ts';
 import { findUserById } from '../services/users.ts';
 import {
   revokeSession,
@@ -13,7 +13,7 @@ import {
   rotateSession,
   sessionOwner,
   startSession,
-} from '../sessions.ts';
+} from '../auth/sessions.ts';
 import {
   REFRESH_COOKIE_NAME,
   accessTokenKey,
@@ -22,7 +22,7 @@ import {
   signAccessToken,
   verifyAccessToken,
   type AccessTokenKey,
-} from '../tokens.ts';
+} from '../auth/tokens.ts';
 import { clientIp, ipKey, rateLimit } from './rate-limit.ts';
 import { isHttpsRequest } from './security-headers.ts';
 

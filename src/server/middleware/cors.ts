@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { apiError } from '../errors.ts';
+import { apiError } from '../app/errors.ts';
 import { requestOrigin } from './security-headers.ts';
 
 export const CROSS_SITE_MESSAGE = 'Cross-site request refused.';

@@ -3,8 +3,8 @@ import { isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Env, Input, MiddlewareHandler } from 'hono';
 import type { BlankInput } from 'hono/types';
-import { apiError } from '../errors.ts';
-import { sharedRateLimitStore, type RateLimitResult, type RateLimitStore } from '../rate-limit-store.ts';
+import { apiError } from '../app/errors.ts';
+import { sharedRateLimitStore, type RateLimitResult, type RateLimitStore } from './rate-limit-store.ts';
 import { trustsProxy } from './security-headers.ts';
 
 /** Where Astro's node adapter records the socket address on the Request it builds. */

@@ -1,6 +1,6 @@
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { apiError, type ApiIssue } from '../errors.ts';
+import { apiError, type ApiIssue } from '../app/errors.ts';
 import { readJsonBody } from './body.ts';
 
 type PathSegment = PropertyKey;

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AccountsEnv } from '../context.ts';
+import type { AccountsEnv } from '../app/context.ts';
 import type { User } from '../db/schema.ts';
-import { apiError } from '../errors.ts';
-import { setIdentityDisabled } from '../identity.ts';
+import { apiError } from '../app/errors.ts';
+import { setIdentityDisabled } from '../auth/identity.ts';
 import { requireAdmin } from '../middleware/caller.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { queryParams } from '../middleware/validate.ts';
@@ -12,8 +12,8 @@ import { listAudit } from '../services/audit-log.ts';
 import { listClientErrors } from '../services/client-errors.ts';
 import { listEnterpriseEnquiries } from '../services/enterprise-enquiries.ts';
 import { findUserById, setBlocked } from '../services/users.ts';
-import { revokeUserSessions } from '../sessions.ts';
-import { planDataTier, profileData } from '../user-data.ts';
+import { revokeUserSessions } from '../auth/sessions.ts';
+import { planDataTier, profileData } from '../auth/user-data.ts';
 
 export const NO_SUCH_USER_MESSAGE = 'No such user.';
 export const SELF_BLOCK_MESSAGE = 'You cannot block your own account.';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { AccountsEnv } from '../context.ts';
+import type { AccountsEnv } from '../app/context.ts';
 import { requireUser } from '../middleware/caller.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { queryParams } from '../middleware/validate.ts';

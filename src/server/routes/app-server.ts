@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { FILL_ALL_FIELDS_MESSAGE, MAX_PASSWORD_LENGTH, usernameOrEmailSchema } from '../../lib/validation.ts';
-import type { AccountsEnv } from '../context.ts';
-import { apiError } from '../errors.ts';
-import { checkPassword, createCustomToken } from '../identity.ts';
+import type { AccountsEnv } from '../app/context.ts';
+import { apiError } from '../app/errors.ts';
+import { checkPassword, createCustomToken } from '../auth/identity.ts';
 import {
   blockedAnswer,
   endSignIn,
@@ -24,9 +24,9 @@ import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts
 import { audit } from '../services/audit-log.ts';
 import { DuplicateUserError, findUserById, findUserByLogin, markEmailVerified } from '../services/users.ts';
 import { provisionAccount, refreshEmailVerified } from './portal-auth.ts';
-import { startSession } from '../sessions.ts';
-import { ACCESS_TOKEN_TTL_SECONDS, signPublicToken } from '../tokens.ts';
-import { userData } from '../user-data.ts';
+import { startSession } from '../auth/sessions.ts';
+import { ACCESS_TOKEN_TTL_SECONDS, signPublicToken } from '../auth/tokens.ts';
+import { userData } from '../auth/user-data.ts';
 
 export const NO_SUCH_USER_MESSAGE = 'No such user.';
 export const IMPERSONATE_ADMIN_MESSAGE = 'Administrators cannot be impersonated.';

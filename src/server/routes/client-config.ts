@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { AccountsEnv } from '../context.ts';
-import { readConfig } from '../config.ts';
+import type { AccountsEnv } from '../app/context.ts';
+import { readConfig } from '../app/config.ts';
 
 /** What the browser must learn from the running server rather than from the build. */
 export interface ClientConfig {

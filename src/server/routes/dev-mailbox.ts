@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { MailboxAnswer, MailboxMessage } from '../../lib/stores/dev-mailbox.ts';
-import { readConfig } from '../config.ts';
-import type { AccountsEnv } from '../context.ts';
-import { apiError } from '../errors.ts';
-import { IDENTITY_TIMEOUT_MS } from '../identity.ts';
+import { readConfig } from '../app/config.ts';
+import type { AccountsEnv } from '../app/context.ts';
+import { apiError } from '../app/errors.ts';
+import { IDENTITY_TIMEOUT_MS } from '../auth/identity.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { queryParams } from '../middleware/validate.ts';
 

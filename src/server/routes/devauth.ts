@@ -9,8 +9,8 @@ import {
   USER_CODE_FORMAT_MESSAGE,
   USER_CODE_INVALID_MESSAGE,
 } from '../../lib/user-code.ts';
-import type { AccountsEnv } from '../context.ts';
-import { apiError } from '../errors.ts';
+import type { AccountsEnv } from '../app/context.ts';
+import { apiError } from '../app/errors.ts';
 import { BLOCKED_MESSAGE, requireUser } from '../middleware/caller.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { noStore, requestOrigin } from '../middleware/security-headers.ts';

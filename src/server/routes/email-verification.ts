@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { BlankInput } from 'hono/types';
 import { z } from 'zod';
-import type { AccountsEnv } from '../context.ts';
-import { apiError } from '../errors.ts';
-import { sendVerificationEmail } from '../identity.ts';
+import type { AccountsEnv } from '../app/context.ts';
+import { apiError } from '../app/errors.ts';
+import { sendVerificationEmail } from '../auth/identity.ts';
 import { providerUnavailable, requireUser } from '../middleware/caller.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { noStore } from '../middleware/security-headers.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { enterpriseEnquirySchema } from '../../lib/enterprise-schema.ts';
-import type { AccountsEnv } from '../context.ts';
+import type { AccountsEnv } from '../app/context.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, type JsonInput } from '../middleware/validate.ts';
 import { saveEnterpriseEnquiry } from '../services/enterprise-enquiries.ts';

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import type { AccountsEnv } from '../context.ts';
+import type { AccountsEnv } from '../app/context.ts';
 import { getDatabase, type Db } from '../db/client.ts';
-import { apiError } from '../errors.ts';
-import { loadMarketHistory } from '../market-history.ts';
+import { apiError } from '../app/errors.ts';
+import { loadMarketHistory } from '../symbol-pages/history.ts';
 import type { SymbolDirectory } from '../services/market-data/directory.ts';
-import { siteDirectory } from '../symbol-pages.ts';
+import { siteDirectory } from '../symbol-pages/pages.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { historyFilename, parseHistoryRange, type HistoryFormat } from '../../lib/history-range.ts';
 

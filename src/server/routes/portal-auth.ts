@@ -2,11 +2,11 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { emailSchema, normalizeEmail, passwordSchema, utmShape } from '../../lib/validation.ts';
-import type { AccountsEnv } from '../context.ts';
+import type { AccountsEnv } from '../app/context.ts';
 import type { Db } from '../db/client.ts';
 import type { User } from '../db/schema.ts';
-import { apiError } from '../errors.ts';
-import { checkPassword, isEmailVerified, verifyIdToken, type IdTokenFailureCode } from '../identity.ts';
+import { apiError } from '../app/errors.ts';
+import { checkPassword, isEmailVerified, verifyIdToken, type IdTokenFailureCode } from '../auth/identity.ts';
 import {
   SESSION_EXPIRED_MESSAGE,
   SIGN_IN_FAILED_MESSAGE,
@@ -35,8 +35,8 @@ import {
   findUserById,
   markEmailVerified,
 } from '../services/users.ts';
-import { isSessionActive } from '../sessions.ts';
-import { userData } from '../user-data.ts';
+import { isSessionActive } from '../auth/sessions.ts';
+import { userData } from '../auth/user-data.ts';
 
 export const AGREEMENT_MESSAGE =
   'Please agree to the terms and conditions & privacy policy before proceeding.';

@@ -11,7 +11,7 @@ import {
   PASSWORD_MESSAGE,
   utmShape,
 } from '../../lib/validation.ts';
-import type { AccountsEnv } from '../context.ts';
+import type { AccountsEnv } from '../app/context.ts';
 import { users } from '../db/schema.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, type JsonInput, queryParams } from '../middleware/validate.ts';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { BlankInput } from 'hono/types';
 import { z } from 'zod';
-import type { AccountsEnv } from '../context.ts';
+import type { AccountsEnv } from '../app/context.ts';
 import { STACK_TRACE_LIMIT } from '../db/schema.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, queryParams } from '../middleware/validate.ts';

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { decrypt, encrypt, hmacHex, randomToken, serverSecret } from '../crypto.ts';
+import { decrypt, encrypt, hmacHex, randomToken, serverSecret } from '../auth/crypto.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, users, type User } from '../db/schema.ts';
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { apiKeys, apiUsage } from '../db/schema.ts';
-import { redactSecrets } from '../errors.ts';
+import { redactSecrets } from '../app/errors.ts';
 
 /** One endpoint's use on one UTC day. */
 export interface UsageRow {

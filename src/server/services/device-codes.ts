@@ -7,7 +7,7 @@ import {
   USER_CODE_ALPHABET,
   USER_CODE_LENGTH,
 } from '../../lib/user-code.ts';
-import { hmacHex, randomToken, serverSecret, sha256Hex } from '../crypto.ts';
+import { hmacHex, randomToken, serverSecret, sha256Hex } from '../auth/crypto.ts';
 import type { Db } from '../db/client.ts';
 import { deviceCodes, type DeviceCode } from '../db/schema.ts';
 import { audit } from './audit-log.ts';

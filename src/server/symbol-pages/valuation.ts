@@ -11,16 +11,16 @@ import {
   type DcfAssumptions,
   type DcfKind,
   type DcfModel,
-} from '../lib/dcf.ts';
-import { PANEL_PAGES, type SymbolPage } from '../lib/symbol-routes.ts';
-import { dcfAssumptions, periodSeries } from './services/market-data/fundamentals.ts';
+} from '../../lib/dcf.ts';
+import { PANEL_PAGES, type SymbolPage } from '../../lib/symbol-routes.ts';
+import { dcfAssumptions, periodSeries } from '../services/market-data/fundamentals.ts';
 import {
   defaultShares,
   effectiveTaxRate,
   workingCapital,
   type PeriodStatements,
-} from './services/market-data/formulas.ts';
-import type { SymbolPageContext } from './symbol-pages.ts';
+} from '../services/market-data/formulas.ts';
+import type { SymbolPageContext } from './pages.ts';
 
 /** The valuation pages, in the order their links are listed. */
 export const VALUATION_PAGES: readonly SymbolPage[] = PANEL_PAGES.valuation;

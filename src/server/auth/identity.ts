@@ -1,7 +1,7 @@
 import { getApps, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth, type Auth, type UserRecord } from 'firebase-admin/auth';
 import { decodeJwt } from 'jose';
-import { readConfig } from './config.ts';
+import { readConfig } from '../app/config.ts';
 
 export type Check = { ok: true } | { ok: false; reason: string };
 

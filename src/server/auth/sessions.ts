@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Db } from './db/client.ts';
-import { sessions, users } from './db/schema.ts';
+import type { Db } from '../db/client.ts';
+import { sessions, users } from '../db/schema.ts';
 import {
   REFRESH_ABSOLUTE_LIFETIME_SECONDS,
   hashRefreshToken,

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { redactSecrets } from './errors.ts';
+import { redactSecrets } from '../app/errors.ts';
 
 /** One counted request: whether it fits the budget, what is left, and when the next slot frees up. */
 export interface RateLimitResult {

@@ -1,10 +1,10 @@
-import type { Db } from './db/client.ts';
-import { getDatabase } from './db/client.ts';
+import type { Db } from '../db/client.ts';
+import { getDatabase } from '../db/client.ts';
 import { and, asc, eq, gte } from 'drizzle-orm';
-import { pricePlans, type AssetType, type Security } from './db/schema.ts';
-import { CachedDirectory, type SymbolDirectory } from './services/market-data/directory.ts';
-import { quotes, sessionClose, type QuoteRow } from './services/market-data/quotes.ts';
-import { searchSymbols, type SearchRow } from './services/market-data/search.ts';
+import { pricePlans, type AssetType, type Security } from '../db/schema.ts';
+import { CachedDirectory, type SymbolDirectory } from '../services/market-data/directory.ts';
+import { quotes, sessionClose, type QuoteRow } from '../services/market-data/quotes.ts';
+import { searchSymbols, type SearchRow } from '../services/market-data/search.ts';
 import {
   overviewPage,
   pageForKind,
@@ -12,7 +12,7 @@ import {
   symbolPath,
   type SymbolKind,
   type SymbolPage,
-} from '../lib/symbol-routes.ts';
+} from '../../lib/symbol-routes.ts';
 
 /** What every symbol page's header shows (SPEC §2 symbol pages). */
 export interface SymbolHeader {

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { closeDatabase, getDatabase, type Db } from './db/client.ts';
-import { closeSharedDataApi, sharedDataApi } from './data-api/app.ts';
-import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from './services/market-data/seed/index.ts';
+import { closeDatabase, getDatabase, type Db } from '../db/client.ts';
+import { closeSharedDataApi, sharedDataApi } from '../data-api/app.ts';
+import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from '../services/market-data/seed/index.ts';
 import { serveHashedAsset } from './static-assets.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { getDatabase } from './db/client.ts';
-import type { Check } from './identity.ts';
+import { getDatabase } from '../db/client.ts';
+import type { Check } from '../auth/identity.ts';
 
 /** The innermost cause's message: "connect ECONNREFUSED …" says more than "Failed query: select 1". */
 function rootCause(error: unknown): string {

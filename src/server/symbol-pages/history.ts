@@ -1,8 +1,8 @@
-import type { Db } from './db/client.ts';
-import type { Security } from './db/schema.ts';
-import type { HistoryRange } from '../lib/history-range.ts';
-import { symbolKind } from '../lib/symbol-routes.ts';
-import { dailyBars, percentChange, round, roundPrice } from './services/market-data/prices.ts';
+import type { Db } from '../db/client.ts';
+import type { Security } from '../db/schema.ts';
+import type { HistoryRange } from '../../lib/history-range.ts';
+import { symbolKind } from '../../lib/symbol-routes.ts';
+import { dailyBars, percentChange, round, roundPrice } from '../services/market-data/prices.ts';
 
 /**
  * The rows of the historical-prices pages and of their download endpoint, built in one place so

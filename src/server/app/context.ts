@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { getDatabase, type Db } from './db/client.ts';
+import { getDatabase, type Db } from '../db/client.ts';
 
 /** Who is calling: a signed-in user (from a valid access token), or a visitor on the public token or none. */
 export type Caller =

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readConfig } from './config.ts';
+import { readConfig } from '../app/config.ts';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

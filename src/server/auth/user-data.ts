@@ -1,9 +1,9 @@
 import { hmacHex, serverSecret } from './crypto.ts';
-import type { Db } from './db/client.ts';
+import type { Db } from '../db/client.ts';
 import { eq } from 'drizzle-orm';
-import { pricePlans, type User } from './db/schema.ts';
-import { EMPTY_PROFILE_DATA, type ProfileData, type UserData } from '../lib/user-data.ts';
-import { revealApiKey } from './services/api-keys.ts';
+import { pricePlans, type User } from '../db/schema.ts';
+import { EMPTY_PROFILE_DATA, type ProfileData, type UserData } from '../../lib/user-data.ts';
+import { revealApiKey } from '../services/api-keys.ts';
 
 /**
  * The user state the browser stores after sign-in and refresh (SPEC §3). It never carries a token:

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { redactSecrets } from './tokens.ts';
+import { redactSecrets } from '../auth/tokens.ts';
 
 /** One problem with a request, located by a dotted path such as `campaign.utm_source` ('' for the whole input). */
 export interface ApiIssue {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from './db/client.ts';
-import { intradayPrices, type Security } from './db/schema.ts';
+import type { Db } from '../db/client.ts';
+import { intradayPrices, type Security } from '../db/schema.ts';
 import {
   historicalFull,
   intradayChart,
@@ -10,14 +10,14 @@ import {
   shiftYears,
   type DateRange,
   type IntradayBar,
-} from './services/market-data/prices.ts';
+} from '../services/market-data/prices.ts';
 import {
   MAX_DAILY_POINTS,
   weeklyBars,
   type ChartAnswer,
   type ChartBar,
   type ChartRange,
-} from '../lib/price-chart.ts';
+} from '../../lib/price-chart.ts';
 
 /** The first day "Max" asks for: before any listing the data holds. */
 const EARLIEST_DAY = '1900-01-01';
