@@ -14,7 +14,7 @@ import {
 } from '../lib/stores/dashboard.ts';
 import { DEV_MAILBOX_PAGE } from '../lib/stores/dev-mailbox.ts';
 import { SUPPORT_EMAIL } from '../lib/stores/pricing.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 import './Dashboard.css';
 
 type ReadyView = Extract<ReturnType<typeof $dashboardView.get>, { status: 'ready' }>;

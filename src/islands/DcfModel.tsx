@@ -20,7 +20,7 @@ import {
   type DcfField,
   type DcfState,
 } from '../lib/stores/dcf.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 import './DcfModel.css';
 
 export interface DcfModelProps {

@@ -13,7 +13,7 @@ import {
   type DevauthStep,
 } from '../lib/stores/devauth.ts';
 import { startSession } from '../lib/stores/session.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 import './DevAuth.css';
 
 const AUTH_KEYS: ['init'] = ['init'];

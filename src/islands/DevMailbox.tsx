@@ -10,7 +10,7 @@ import {
   type DevMailboxState,
   type MailboxMessage,
 } from '../lib/stores/dev-mailbox.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 import './DevMailbox.css';
 
 function sentAt(createdAt: string | undefined): ReactNode {

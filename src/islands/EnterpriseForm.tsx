@@ -17,7 +17,7 @@ import {
   type TextField,
 } from '../lib/stores/enterprise.ts';
 import { $user } from '../lib/stores/user.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 import './EnterpriseForm.css';
 
 /** The honeypot's name: a field people never see, which form-filling bots fill in. */

@@ -6,8 +6,8 @@ import {
   requestPasswordReset,
   resetPasswordResetForm,
 } from '../lib/stores/password-reset.ts';
-import { useHydrated } from './use-hydrated.ts';
-import './ForgotPasswordForm.css';
+import { useHydrated } from './parts/use-hydrated.ts';
+import './parts/AuthForm.css';
 
 /** Reads the address from the submitted form, so the field needs no React state of its own. */
 function submit(event: SubmitEvent<HTMLFormElement>): void {
@@ -33,14 +33,14 @@ export function ForgotPasswordForm(): ReactNode {
   useEffect(() => resetPasswordResetForm, []);
 
   return (
-    <form className="reset-form" aria-labelledby={titleId} noValidate onSubmit={submit}>
-      <h1 id={titleId} className="reset-form__title">
+    <form className="auth-form auth-form--page" aria-labelledby={titleId} noValidate onSubmit={submit}>
+      <h1 id={titleId} className="auth-form__title">
         Reset your password
       </h1>
-      <p className="reset-form__intro">
+      <p className="auth-form__intro">
         Enter the email address of your account and we will send you a link to choose a new password.
       </p>
-      <div className="reset-form__field">
+      <div className="auth-form__field">
         <label htmlFor={`${baseId}-email`}>Email</label>
         <input
           id={`${baseId}-email`}
@@ -60,11 +60,11 @@ export function ForgotPasswordForm(): ReactNode {
         role="status"
         aria-live="polite"
         aria-atomic="true"
-        className={`reset-form__message reset-form__message--${status}`}
+        className={`auth-form__message auth-form__message--${status}`}
       >
         {message}
       </p>
-      <p className="reset-form__back">
+      <p className="auth-form__switch">
         Remembered it? <a href={AUTH_LINKS.signIn}>Back to sign in</a>
       </p>
     </form>

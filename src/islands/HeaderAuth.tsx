@@ -5,9 +5,9 @@ import { $auth, $hasAccount } from '../lib/stores/auth.ts';
 import { closeMenus, startLayout } from '../lib/stores/layout.ts';
 import { logout as endSession, startSession } from '../lib/stores/session.ts';
 import { $avatarLetter, $user } from '../lib/stores/user.ts';
-import { AccountLinks } from './AccountLinks.tsx';
-import { HeaderMenu } from './HeaderMenu.tsx';
-import { useHydrated } from './use-hydrated.ts';
+import { AccountLinks } from './parts/AccountLinks.tsx';
+import { HeaderMenu } from './parts/HeaderMenu.tsx';
+import { useHydrated } from './parts/use-hydrated.ts';
 
 /** The avatar's accessible name; tests and screen readers find the account menu by its start. */
 export function accountMenuLabel(username: string): string {

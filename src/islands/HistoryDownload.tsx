@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
 import type { HistoryFormat, HistoryRange } from '../lib/history-range.ts';
 import { $historyDownload, downloadHistory, historyDownloadKey } from '../lib/stores/history-download.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 import './HistoryDownload.css';
 
 interface Props {

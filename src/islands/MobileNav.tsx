@@ -5,9 +5,9 @@ import { $auth, $hasAccount } from '../lib/stores/auth.ts';
 import { $mobileMenuOpen, closeMobileMenu, openMobileMenu, startLayout } from '../lib/stores/layout.ts';
 import { startSession } from '../lib/stores/session.ts';
 import { $avatarLetter, $user } from '../lib/stores/user.ts';
-import { AccountLinks } from './AccountLinks.tsx';
+import { AccountLinks } from './parts/AccountLinks.tsx';
 import { DatasetLinks, DocumentationLinks, PricingLinks } from './NavMenus.tsx';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 
 const PANEL_ID = 'mobile-menu';
 const FOCUSABLE = 'a[href], button:not([disabled])';

@@ -9,8 +9,8 @@ import {
 } from '../lib/routes.ts';
 import { startLayout } from '../lib/stores/layout.ts';
 import { $user } from '../lib/stores/user.ts';
-import { Chevron, HeaderMenu } from './HeaderMenu.tsx';
-import { useHydrated } from './use-hydrated.ts';
+import { Chevron, HeaderMenu } from './parts/HeaderMenu.tsx';
+import { useHydrated } from './parts/use-hydrated.ts';
 
 /** SPEC §6: legacy documentation items exist only for users whose legacy flag is set. */
 export function visibleDocumentation(legacy: boolean): NavGroup[] {

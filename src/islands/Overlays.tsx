@@ -4,16 +4,15 @@ import { $auth } from '../lib/stores/auth.ts';
 import { exposeStores } from '../lib/stores/handle.ts';
 import { startIdleWatch, startRouteLoadingTracking } from '../lib/stores/ui.ts';
 import { captureUtms } from '../lib/utms.ts';
-import { AuthDialog } from './AuthDialog.tsx';
-import { FlashMessage } from './FlashMessage.tsx';
-import { PremiumDialog } from './PremiumDialog.tsx';
-import { SessionInactiveDialog } from './SessionInactiveDialog.tsx';
-import { Snackbars } from './Snackbars.tsx';
+import { AuthDialog } from './parts/AuthDialog.tsx';
+import { FlashMessage } from './parts/FlashMessage.tsx';
+import { PremiumDialog } from './parts/PremiumDialog.tsx';
+import { SessionInactiveDialog } from './parts/SessionInactiveDialog.tsx';
+import { Snackbars } from './parts/Snackbars.tsx';
 // The pop-up forms' styles come with the page (they are small); only their code loads on demand,
 // since a style sheet split off with lazily loaded code is not served on its own.
-import './Questionnaire.css';
-import './SignInForm.css';
-import './SignUpForm.css';
+import './parts/Questionnaire.css';
+import './parts/AuthForm.css';
 
 interface PopupForms {
   SignInForm: ComponentType<{ variant: 'popup' }>;

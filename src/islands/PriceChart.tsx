@@ -34,7 +34,7 @@ import {
 } from '../lib/stores/price-chart.ts';
 import { $darkMode } from '../lib/stores/theme.ts';
 import type { SymbolKind } from '../lib/symbol-routes.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 import './PriceChart.css';
 
 interface Props {

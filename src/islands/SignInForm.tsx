@@ -18,9 +18,9 @@ import {
   startGoogleSignIn,
   submitGoogleEmail,
 } from '../lib/stores/social-sign-in.ts';
-import { GoogleEmailForm, GoogleLogo, Spinner, switchPopupView } from './AuthParts.tsx';
-import { useHydrated } from './use-hydrated.ts';
-import './SignInForm.css';
+import { GoogleEmailForm, GoogleLogo, Spinner, switchPopupView } from './parts/AuthParts.tsx';
+import { useHydrated } from './parts/use-hydrated.ts';
+import './parts/AuthForm.css';
 
 export interface SignInFormProps {
   /** `page`: the full /login page with its heading; `popup`: the sign-in view of the auth dialog. */
@@ -91,12 +91,12 @@ export function SignInForm({ variant }: SignInFormProps): ReactNode {
 
   const fields = (
     <form
-      className="sign-in__form"
+      className="auth-form__form"
       noValidate
       onSubmit={submit}
       {...(isPage ? { 'aria-labelledby': titleId } : { 'aria-label': 'Sign in' })}
     >
-      <div className="sign-in__field">
+      <div className="auth-form__field">
         <label htmlFor={`${baseId}-login`}>Email or username</label>
         <input
           id={`${baseId}-login`}
@@ -114,8 +114,8 @@ export function SignInForm({ variant }: SignInFormProps): ReactNode {
           data-autofocus={isPage ? undefined : true}
         />
       </div>
-      <div className="sign-in__field">
-        <div className="sign-in__label-row">
+      <div className="auth-form__field">
+        <div className="auth-form__label-row">
           <label htmlFor={`${baseId}-password`}>Password</label>
           <a href={AUTH_LINKS.forgotPassword} onClick={isPage ? undefined : closeAuthPopup}>
             Forgot password?
@@ -134,40 +134,39 @@ export function SignInForm({ variant }: SignInFormProps): ReactNode {
           aria-describedby={messageId}
         />
       </div>
-      <p id={messageId} role="alert" aria-atomic="true" className="sign-in__message">
+      <p id={messageId} role="alert" aria-atomic="true" className="auth-form__message">
         {message}
       </p>
       <button
         type="submit"
-        className="btn btn-primary sign-in__submit"
+        className="btn btn-primary auth-form__submit"
         disabled={!hydrated || busy}
         aria-busy={loading && state.method === 'password'}
       >
-        {loading && state.method === 'password' ? <Spinner className="sign-in__spinner" /> : null}
+        {loading && state.method === 'password' ? <Spinner className="auth-form__spinner" /> : null}
         Sign In
       </button>
     </form>
   );
 
   return (
-    <div className={`sign-in sign-in--${variant}`}>
+    <div className={`auth-form auth-form--${variant}`}>
       {isPage ? (
-        <div className="sign-in__header">
-          <h1 id={titleId} className="sign-in__title">
+        <div className="auth-form__header">
+          <h1 id={titleId} className="auth-form__title">
             Sign in to {SITE_NAME}
           </h1>
-          <p className="sign-in__intro">
+          <p className="auth-form__intro">
             Welcome back. Sign in to reach your dashboard, your API key and the API viewer.
           </p>
         </div>
       ) : null}
       {fields}
-      <p className="sign-in__divider">
+      <p className="auth-form__divider">
         <span>or</span>
       </p>
       {askingGoogleEmail ? (
         <GoogleEmailForm
-          classPrefix="sign-in"
           title="Sign in with Google"
           hint={GOOGLE_EMAIL_HINT}
           submitLabel="Continue with Google"
@@ -182,18 +181,18 @@ export function SignInForm({ variant }: SignInFormProps): ReactNode {
       ) : (
         <button
           type="button"
-          className="btn btn-secondary sign-in__google"
+          className="btn btn-secondary auth-form__google"
           disabled={!hydrated || busy}
           aria-busy={loading && state.method === 'google'}
           onClick={google}
           onPointerEnter={prepareGoogleSignIn}
           onFocus={prepareGoogleSignIn}
         >
-          {loading && state.method === 'google' ? <Spinner className="sign-in__spinner" /> : <GoogleLogo />}
+          {loading && state.method === 'google' ? <Spinner className="auth-form__spinner" /> : <GoogleLogo />}
           Sign in with Google
         </button>
       )}
-      <p className="sign-in__switch">
+      <p className="auth-form__switch">
         Don&rsquo;t have an account?{' '}
         <a
           href={AUTH_LINKS.signUp}

@@ -14,10 +14,10 @@ import {
   type SignUpVariant,
 } from '../lib/stores/sign-up.ts';
 import { prepareGoogleSignIn } from '../lib/stores/social-sign-in.ts';
-import { GoogleEmailForm, GoogleLogo, Spinner, switchPopupView } from './AuthParts.tsx';
-import { Questionnaire } from './Questionnaire.tsx';
-import { useHydrated } from './use-hydrated.ts';
-import './SignUpForm.css';
+import { GoogleEmailForm, GoogleLogo, Spinner, switchPopupView } from './parts/AuthParts.tsx';
+import { Questionnaire } from './parts/Questionnaire.tsx';
+import { useHydrated } from './parts/use-hydrated.ts';
+import './parts/AuthForm.css';
 
 export interface SignUpFormProps {
   /** `page`: the full /register page with its heading; `popup`: the sign-up view of the auth dialog. */
@@ -97,25 +97,25 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
   };
 
   return (
-    <div className={`sign-up sign-up--${variant}`}>
+    <div className={`auth-form auth-form--${variant}${variant === 'page' ? ' auth-form--beside' : ''}`}>
       {isPage ? (
-        <div className="sign-up__header">
-          <h1 id={titleId} className="sign-up__title">
+        <div className="auth-form__header">
+          <h1 id={titleId} className="auth-form__title">
             Sign up for a free API key
           </h1>
-          <p className="sign-up__intro">
+          <p className="auth-form__intro">
             Create your account to get your API key and start pulling market data in minutes.
           </p>
         </div>
       ) : null}
       <form
-        className="sign-up__form"
+        className="auth-form__form"
         noValidate
         onSubmit={submit}
         onKeyDown={enterWithEmptyField}
         {...(isPage ? { 'aria-labelledby': titleId } : { 'aria-label': 'Sign up' })}
       >
-        <div className="sign-up__field">
+        <div className="auth-form__field">
           <label htmlFor={`${baseId}-email`}>Email</label>
           <input
             id={`${baseId}-email`}
@@ -134,7 +134,7 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
             data-autofocus={isPage ? undefined : true}
           />
         </div>
-        <div className="sign-up__field">
+        <div className="auth-form__field">
           <label htmlFor={`${baseId}-password`}>Password</label>
           <input
             id={`${baseId}-password`}
@@ -148,11 +148,11 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
             aria-invalid={invalid}
             aria-describedby={`${hintId} ${messageId}`}
           />
-          <p id={hintId} className="sign-up__hint">
+          <p id={hintId} className="auth-form__hint">
             At least 6 characters.
           </p>
         </div>
-        <div className="sign-up__agreement">
+        <div className="auth-form__agreement">
           <input
             id={`${baseId}-agreement`}
             name="agreement"
@@ -174,25 +174,24 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
             .
           </label>
         </div>
-        <p id={messageId} role="alert" aria-atomic="true" className="sign-up__message">
+        <p id={messageId} role="alert" aria-atomic="true" className="auth-form__message">
           {message}
         </p>
         <button
           type="submit"
-          className="btn btn-primary sign-up__submit"
+          className="btn btn-primary auth-form__submit"
           disabled={!hydrated || busy || empty}
           aria-busy={loading && state.method === 'password'}
         >
-          {loading && state.method === 'password' ? <Spinner className="sign-up__spinner" /> : null}
+          {loading && state.method === 'password' ? <Spinner className="auth-form__spinner" /> : null}
           Sign up
         </button>
       </form>
-      <p className="sign-up__divider">
+      <p className="auth-form__divider">
         <span>or</span>
       </p>
       {askingGoogleEmail ? (
         <GoogleEmailForm
-          classPrefix="sign-up"
           title="Continue with Google"
           hint={GOOGLE_EMAIL_HINT}
           submitLabel="Continue"
@@ -205,7 +204,7 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
       ) : (
         <button
           type="button"
-          className="btn btn-secondary sign-up__google"
+          className="btn btn-secondary auth-form__google"
           disabled={!hydrated || busy}
           aria-busy={loading && state.method === 'google'}
           onClick={() => {
@@ -214,11 +213,11 @@ export function SignUpForm({ variant }: SignUpFormProps): ReactNode {
           onPointerEnter={prepareGoogleSignIn}
           onFocus={prepareGoogleSignIn}
         >
-          {loading && state.method === 'google' ? <Spinner className="sign-up__spinner" /> : <GoogleLogo />}
+          {loading && state.method === 'google' ? <Spinner className="auth-form__spinner" /> : <GoogleLogo />}
           Continue with Google
         </button>
       )}
-      <p className="sign-up__switch">
+      <p className="auth-form__switch">
         Already have an account?{' '}
         <a
           href={AUTH_LINKS.signIn}

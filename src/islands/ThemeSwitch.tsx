@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, type ReactNode } from 'react';
 import { $darkMode, $themeMode, setThemeMode, startTheme, toggleDarkMode } from '../lib/stores/theme.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 
 /**
  * The dark mode switch plus a "follow the system" toggle. The icons follow `<html data-theme>`

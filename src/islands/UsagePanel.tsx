@@ -12,7 +12,7 @@ import {
   USAGE_DAYS,
   type UsageSummary,
 } from '../lib/stores/usage.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useHydrated } from './parts/use-hydrated.ts';
 import './UsagePanel.css';
 
 type ReadyView = Extract<ReturnType<typeof $usageView.get>, { status: 'ready' }>;

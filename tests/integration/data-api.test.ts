@@ -10,7 +10,7 @@ import {
 } from '../../src/server/data-api/access.ts';
 import { createDataApi, withoutKey } from '../../src/server/data-api/app.ts';
 import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
-import { accessKey } from '../../src/server/middleware/caller.ts';
+import { accessKey } from '../../src/server/auth/tokens.ts';
 import { apiUsageRoutes } from '../../src/server/routes/api-usage.ts';
 import { MemoryStore, RedisStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';

@@ -14,7 +14,7 @@ import { EMAIL_MESSAGE } from '../../src/lib/form-rules.ts';
 import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase, getDatabase, type Database, type Db } from '../../src/server/db/client.ts';
 import { enterpriseEnquiries } from '../../src/server/db/schema.ts';
-import { signSessionToken } from '../../src/server/middleware/caller.ts';
+import { signSessionToken } from '../../src/server/auth/sign-in.ts';
 import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { adminRoutes } from '../../src/server/routes/admin.ts';
 import { ENQUIRY_LIMIT, enterpriseRoutes } from '../../src/server/routes/enterprise.ts';

@@ -18,8 +18,10 @@ import {
   redactSecrets,
 } from '../../src/server/app/errors.ts';
 import { bodyLimit, requireJson } from '../../src/server/middleware/body.ts';
-import { originCheck, siteCors, siteOrigins } from '../../src/server/middleware/cors.ts';
-import { clientIp, ipKey, rateLimit } from '../../src/server/middleware/rate-limit.ts';
+import { siteOrigins } from '../../src/server/app/config.ts';
+import { clientIp } from '../../src/server/app/request.ts';
+import { originCheck, siteCors } from '../../src/server/middleware/cors.ts';
+import { ipKey, rateLimit } from '../../src/server/middleware/rate-limit.ts';
 import { noStore, securityHeaders } from '../../src/server/middleware/security-headers.ts';
 import { jsonBody, queryParams, type JsonInput } from '../../src/server/middleware/validate.ts';
 import {

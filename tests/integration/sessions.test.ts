@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { AccountsEnv } from '../../src/server/app/context.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { sessions, type User } from '../../src/server/db/schema.ts';
-import { accessKey, requireAdmin, requireUser } from '../../src/server/middleware/caller.ts';
+import { accessKey } from '../../src/server/auth/tokens.ts';
+import { requireAdmin, requireUser } from '../../src/server/middleware/caller.ts';
 import { createUser, setBlocked, setRole } from '../../src/server/services/users.ts';
 import {
   isSessionActive,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { publicSettings, type Environment } from './config.ts';
 
 const INPUTS = ['src', 'public', 'db/migrations', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
 const STAMP = 'dist/build-info.json';
@@ -19,16 +20,10 @@ function walk(entry: string, out: string[]): void {
  * A fingerprint of everything a build depends on: the sources and the PUBLIC_* variables that
  * are inlined into the pages, so a changed setting also makes the build stale.
  */
-export function sourceFingerprint(
-  root: string = process.cwd(),
-  env: NodeJS.ProcessEnv = process.env,
-): string {
+export function sourceFingerprint(root: string = process.cwd(), env?: Environment): string {
   const parts: string[] = [];
   for (const input of INPUTS) walk(path.join(root, input), parts);
-  const publicEnv = Object.keys(env)
-    .filter((k) => k.startsWith('PUBLIC_'))
-    .sort()
-    .map((k) => `${k}=${env[k]}`);
+  const publicEnv = publicSettings(env);
   return createHash('sha256').update(parts.join('\n')).update(publicEnv.join('\n')).digest('hex');
 }
 

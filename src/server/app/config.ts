@@ -1,12 +1,22 @@
 import path from 'node:path';
 
+// Every setting the server reads from the environment is read here, so one file lists them all (the
+// README's configuration table describes each). Readers take an optional environment for tests and
+// read the process's own otherwise; they are cheap, so callers may ask on every use and see changes.
+
+/** The environment settings are read from: the process's own unless a caller passes another. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+function current(env: Environment | undefined): Environment {
+  return env ?? process.env;
+}
+
 /** Server settings, read from the environment once so every module agrees on ports, paths and identity. */
 export interface ServerConfig {
   sitePort: number;
   dataApiPort: number;
   host: string;
   databaseUrl: string | undefined;
-  /** PGlite data directory, or 'memory://' for a database that lives only as long as the process. */
   /** PGlite data directory, or 'memory://' for a database that lives only as long as the process. */
   dataDir: string;
   migrationsDir: string;
@@ -30,7 +40,8 @@ function blankToUndefined(value: string | undefined): string | undefined {
 }
 
 /** Reads the environment; throws a message naming the variable when a value is unusable. */
-export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function readConfig(given?: Environment): ServerConfig {
+  const env = current(given);
   const root = process.cwd();
   const production = env.NODE_ENV === 'production';
   const authEmulatorHost = blankToUndefined(env.FIREBASE_AUTH_EMULATOR_HOST);
@@ -46,9 +57,128 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: blankToUndefined(env.DATABASE_URL),
     dataDir: env.DATA_DIR === 'memory://' ? 'memory://' : path.resolve(root, env.DATA_DIR ?? '.data'),
     migrationsDir: path.resolve(root, env.MIGRATIONS_DIR ?? 'db/migrations'),
-    redisUrl: blankToUndefined(env.REDIS_URL),
+    redisUrl: blankToUndefined(env.REDIS_URL?.trim()),
     firebaseProjectId: env.FIREBASE_PROJECT_ID ?? env.PUBLIC_FIREBASE_PROJECT_ID ?? 'demo-marketdata',
     authEmulatorHost,
     production,
   };
+}
+
+/**
+ * Whether forwarded headers (X-Forwarded-Proto, -Host, -For) are believed. Only a proxy in front of
+ * the site can make them trustworthy, so they are ignored unless the operator sets TRUST_PROXY=1.
+ */
+export function trustsProxy(env?: Environment): boolean {
+  const value = current(env).TRUST_PROXY?.trim().toLowerCase();
+  return value === '1' || value === 'true';
+}
+
+/** What protects stored API keys and signs tokens: APP_SECRET, and where a development secret is kept. */
+export interface SecretSettings {
+  /** APP_SECRET trimmed; empty when unset. */
+  appSecret: string;
+  production: boolean;
+  dataDir: string;
+}
+
+/** The secret's settings; `serverSecret` in the auth folder decides what they mean. */
+export function secretSettings(env?: Environment): SecretSettings {
+  const values = current(env);
+  return {
+    appSecret: values.APP_SECRET?.trim() ?? '',
+    production: values.NODE_ENV === 'production',
+    dataDir: readConfig(values).dataDir,
+  };
+}
+
+/** The web API key the server checks passwords with at the identity provider (FIREBASE_WEB_API_KEY). */
+export function firebaseWebApiKey(env?: Environment): string | undefined {
+  const values = current(env);
+  return values.FIREBASE_WEB_API_KEY ?? values.PUBLIC_FIREBASE_API_KEY;
+}
+
+/** The PostgreSQL schema for tables and the migration journal (DATABASE_SCHEMA), if one is set. */
+export function databaseSchema(env?: Environment): string | undefined {
+  return blankToUndefined(current(env).DATABASE_SCHEMA?.trim());
+}
+
+/** The demo data an empty database is given at start (SEED_DEMO_DATA, SEED_SCALE). */
+export interface SeedSettings {
+  /** False with SEED_DEMO_DATA=0: an empty database stays empty (for imported data). */
+  seedDemoData: boolean;
+  scale: 'test' | 'full';
+}
+
+/** The start-up seeding settings. */
+export function seedSettings(env?: Environment): SeedSettings {
+  const values = current(env);
+  return {
+    seedDemoData: values.SEED_DEMO_DATA !== '0',
+    scale: values.SEED_SCALE === 'test' ? 'test' : 'full',
+  };
+}
+
+/** The rich-text editor keys this deployment may hand out (EDITOR_KEYS, comma-separated). */
+export function editorKeys(env?: Environment): string[] {
+  return (current(env).EDITOR_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+}
+
+/**
+ * The PUBLIC_* settings as `NAME=value` lines in name order: they are built into the pages, so a
+ * change to one makes the build stale.
+ */
+export function publicSettings(env?: Environment): string[] {
+  const values = current(env);
+  return Object.keys(values)
+    .filter((name) => name.startsWith('PUBLIC_'))
+    .sort()
+    .map((name) => `${name}=${values[name]}`);
+}
+
+const DEFAULT_SITE_PORT = '4321';
+
+/** An origin in its serialised form (`https://example.com`, no path, default port dropped). */
+export function normalizeOrigin(value: string, source = 'SITE_ORIGINS'): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new Error(`${source} must list origins such as https://example.com, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${source} must list http or https origins, got "${value}"`);
+  }
+  return url.origin;
+}
+
+/**
+ * The site's own origins, which alone may call the accounts API with credentials: SITE_ORIGINS
+ * (comma-separated) when set, else the local site on its default port and on PORT, plus
+ * PUBLIC_SITE_URL. A wildcard is refused, because credentials must never be shared with every site.
+ */
+export function siteOrigins(given?: Environment): string[] {
+  const env = current(given);
+  const configured = env.SITE_ORIGINS?.trim();
+  if (configured !== undefined && configured !== '') {
+    const entries = configured
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    if (entries.includes('*')) {
+      throw new Error('SITE_ORIGINS cannot be "*": the accounts API sends credentials only to named origins');
+    }
+    return [...new Set(entries.map((entry) => normalizeOrigin(entry)))];
+  }
+  const port = env.PORT?.trim() === undefined || env.PORT.trim() === '' ? DEFAULT_SITE_PORT : env.PORT.trim();
+  const origins = [DEFAULT_SITE_PORT, port].flatMap((p) => [
+    `http://localhost:${p}`,
+    `http://127.0.0.1:${p}`,
+  ]);
+  const publicUrl = env.PUBLIC_SITE_URL?.trim();
+  if (publicUrl !== undefined && publicUrl !== '')
+    origins.push(normalizeOrigin(publicUrl, 'PUBLIC_SITE_URL'));
+  return [...new Set(origins.map((origin) => normalizeOrigin(origin)))];
 }

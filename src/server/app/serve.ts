@@ -4,6 +4,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { closeDatabase, getDatabase, type Db } from '../db/client.ts';
 import { closeSharedDataApi, sharedDataApi } from '../data-api/app.ts';
 import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from '../services/market-data/seed/index.ts';
+import { seedSettings } from './config.ts';
 import { serveHashedAsset } from './static-assets.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -62,8 +63,8 @@ export async function startDataApi(host: string, port: number): Promise<{ server
  * deployment that imports real data with `npm run db:import`).
  */
 export async function ensureMarketData(db: Db, log: (line: string) => void = console.log): Promise<void> {
-  if (process.env.SEED_DEMO_DATA === '0' || !(await isMarketDataEmpty(db))) return;
-  const scale = process.env.SEED_SCALE === 'test' ? 'test' : 'full';
+  const { seedDemoData: wanted, scale } = seedSettings();
+  if (!wanted || !(await isMarketDataEmpty(db))) return;
   log(
     `Generating demo market data (${scale} scale, seed ${DEMO_SEED}); this runs once, on an empty database…`,
   );

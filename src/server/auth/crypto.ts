@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readConfig } from '../app/config.ts';
+import { secretSettings, type Environment } from '../app/config.ts';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -87,9 +87,8 @@ function developmentSecret(dataDir: string): string {
  * The key behind API-key hashes and encryption. Production must set APP_SECRET; elsewhere a secret is made
  * once and kept in the data directory, so that stored keys keep working across restarts.
  */
-export function serverSecret(env: NodeJS.ProcessEnv = process.env): string {
-  const configured = env.APP_SECRET?.trim() ?? '';
-  const production = env.NODE_ENV === 'production';
+export function serverSecret(env?: Environment): string {
+  const { appSecret: configured, production, dataDir } = secretSettings(env);
   if (configured !== '') {
     if (production && configured.length < 32) {
       throw new Error('APP_SECRET must be at least 32 characters long when NODE_ENV=production');
@@ -99,5 +98,5 @@ export function serverSecret(env: NodeJS.ProcessEnv = process.env): string {
   if (production) {
     throw new Error('APP_SECRET must be set when NODE_ENV=production: it protects stored API keys');
   }
-  return developmentSecret(readConfig(env).dataDir);
+  return developmentSecret(dataDir);
 }

@@ -1,7 +1,7 @@
 import { getApps, initializeApp, type App } from 'firebase-admin/app';
 import { getAuth, type Auth, type UserRecord } from 'firebase-admin/auth';
 import { decodeJwt } from 'jose';
-import { readConfig } from '../app/config.ts';
+import { firebaseWebApiKey, readConfig } from '../app/config.ts';
 
 export type Check = { ok: true } | { ok: false; reason: string };
 
@@ -187,7 +187,7 @@ function passwordFailureCode(message: string): PasswordFailureCode {
  */
 function identityToolkitUrl(method: string): string | undefined {
   const { authEmulatorHost } = readConfig();
-  const configuredKey = process.env.FIREBASE_WEB_API_KEY ?? process.env.PUBLIC_FIREBASE_API_KEY;
+  const configuredKey = firebaseWebApiKey();
   if (authEmulatorHost) {
     const key = encodeURIComponent(configuredKey ?? 'emulator');
     return `http://${authEmulatorHost}/${IDENTITY_TOOLKIT_PATH}/accounts:${method}?key=${key}`;

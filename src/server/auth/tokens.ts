@@ -1,6 +1,7 @@
 import { createHash, createSecretKey, hkdfSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
+import { serverSecret } from './crypto.ts';
 
 /** Access tokens live at most this long, so a stolen one is useful only briefly; refresh renews them. */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -283,4 +284,16 @@ export function redactSecrets(text: string): string {
     .replace(URL_CREDENTIALS, `$1${REDACTED}@`)
     .replace(BASIC_CREDENTIAL, `$1${REDACTED}`)
     .replace(QUERY_PARAMETERS, `$1${REDACTED}`);
+}
+
+let signingKey: { secret: string; key: AccessTokenKey } | undefined;
+
+/**
+ * The key that signs and verifies access and public tokens, derived once per server secret rather
+ * than on every request.
+ */
+export function accessKey(): AccessTokenKey {
+  const secret = serverSecret();
+  if (signingKey?.secret !== secret) signingKey = { secret, key: accessTokenKey(secret) };
+  return signingKey.key;
 }

@@ -8,7 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import { readConfig } from '../app/config.ts';
+import { databaseSchema, readConfig } from '../app/config.ts';
 import * as schema from './schema.ts';
 
 /** One type for both drivers, so services never care which database they run on. */
@@ -96,10 +96,10 @@ export function getDatabase(): Promise<Database> {
   const existing = store[KEY];
   if (existing) return existing;
   const config = readConfig();
-  const schemaName = process.env.DATABASE_SCHEMA?.trim() ?? '';
+  const schemaName = databaseSchema();
   const database = openDatabase({
     url: config.databaseUrl,
-    ...(schemaName === '' ? {} : { schema: schemaName }),
+    ...(schemaName === undefined ? {} : { schema: schemaName }),
     dataDir: config.dataDir === 'memory://' ? 'memory://' : path.join(config.dataDir, 'pglite'),
     migrationsDir: config.migrationsDir,
   });

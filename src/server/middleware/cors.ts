@@ -1,57 +1,15 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { apiError } from '../app/errors.ts';
-import { requestOrigin } from './security-headers.ts';
+import { normalizeOrigin, siteOrigins } from '../app/config.ts';
+import { requestOrigin } from '../app/request.ts';
 
 export const CROSS_SITE_MESSAGE = 'Cross-site request refused.';
-const DEFAULT_SITE_PORT = '4321';
 const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 /** Headers a page on an allowed origin may read from API answers (rate-limit state and retry hints). */
 const EXPOSED_HEADERS = 'RateLimit, RateLimit-Policy, Retry-After';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/i;
-
-/** An origin in its serialised form (`https://example.com`, no path, default port dropped). */
-export function normalizeOrigin(value: string, source = 'SITE_ORIGINS'): string {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new Error(`${source} must list origins such as https://example.com, got "${value}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`${source} must list http or https origins, got "${value}"`);
-  }
-  return url.origin;
-}
-
-/**
- * The site's own origins, which alone may call the accounts API with credentials: SITE_ORIGINS
- * (comma-separated) when set, else the local site on its default port and on PORT, plus
- * PUBLIC_SITE_URL. A wildcard is refused, because credentials must never be shared with every site.
- */
-export function siteOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
-  const configured = env.SITE_ORIGINS?.trim();
-  if (configured !== undefined && configured !== '') {
-    const entries = configured
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '');
-    if (entries.includes('*')) {
-      throw new Error('SITE_ORIGINS cannot be "*": the accounts API sends credentials only to named origins');
-    }
-    return [...new Set(entries.map((entry) => normalizeOrigin(entry)))];
-  }
-  const port = env.PORT?.trim() === undefined || env.PORT.trim() === '' ? DEFAULT_SITE_PORT : env.PORT.trim();
-  const origins = [DEFAULT_SITE_PORT, port].flatMap((p) => [
-    `http://localhost:${p}`,
-    `http://127.0.0.1:${p}`,
-  ]);
-  const publicUrl = env.PUBLIC_SITE_URL?.trim();
-  if (publicUrl !== undefined && publicUrl !== '')
-    origins.push(normalizeOrigin(publicUrl, 'PUBLIC_SITE_URL'));
-  return [...new Set(origins.map((origin) => normalizeOrigin(origin)))];
-}
 
 function allowlist(allowedOrigins: readonly string[]): Set<string> {
   const origins = allowedOrigins.map((origin) => {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { readConfig } from '../app/config.ts';
 import { redactSecrets } from '../app/errors.ts';
 
 /** One counted request: whether it fits the budget, what is left, and when the next slot frees up. */
@@ -296,7 +297,7 @@ export interface CreateRateLimitStoreOptions {
  * process, which is all local development runs).
  */
 export function createRateLimitStore(options: CreateRateLimitStoreOptions = {}): RateLimitStore {
-  const url = options.redisUrl ?? process.env.REDIS_URL?.trim();
+  const url = options.redisUrl ?? readConfig().redisUrl;
   if (url === undefined || url === '') return new MemoryStore();
   const redisOptions: RedisStoreOptions = {};
   if (options.prefix !== undefined) redisOptions.prefix = options.prefix;

@@ -1,46 +1,10 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Env, Input, MiddlewareHandler } from 'hono';
 import type { BlankInput } from 'hono/types';
 import { apiError } from '../app/errors.ts';
 import { sharedRateLimitStore, type RateLimitResult, type RateLimitStore } from './rate-limit-store.ts';
-import { trustsProxy } from './security-headers.ts';
-
-/** Where Astro's node adapter records the socket address on the Request it builds. */
-const ASTRO_CLIENT_ADDRESS = Symbol.for('astro.clientAddress');
-
-function cleanAddress(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const address = value.trim().replace(/^\[(.*)\]$/, '$1');
-  const unmapped = address.toLowerCase().startsWith('::ffff:') ? address.slice(7) : address;
-  return isIP(unmapped) === 0 ? undefined : unmapped;
-}
-
-function socketAddress(c: Context): string | undefined {
-  const fromAstro = cleanAddress(Reflect.get(c.req.raw, ASTRO_CLIENT_ADDRESS));
-  if (fromAstro !== undefined) return fromAstro;
-  try {
-    return cleanAddress(getConnInfo(c).remote.address);
-  } catch {
-    // No Node socket: app.request() in tests, or another runtime.
-    return undefined;
-  }
-}
-
-/**
- * The client's IP address: the socket's peer, or with TRUST_PROXY=1 the address our proxy appended
- * to X-Forwarded-For (the last entry: earlier ones are whatever the client chose to send).
- * 'unknown' when neither is available, so such requests still share one budget.
- */
-export function clientIp(c: Context): string {
-  if (trustsProxy()) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1);
-    const address = cleanAddress(forwarded);
-    if (address !== undefined) return address;
-  }
-  return socketAddress(c) ?? 'unknown';
-}
+import { clientIp } from '../app/request.ts';
 
 /** Expands an IPv6 address to its eight groups. */
 function ipv6Groups(address: string): string[] {

@@ -1,43 +1,5 @@
-import type { Context, MiddlewareHandler } from 'hono';
-
-/**
- * Whether forwarded headers (X-Forwarded-Proto, -Host, -For) are believed. Only a proxy in front of
- * the site can make them trustworthy, so they are ignored unless the operator sets TRUST_PROXY=1.
- */
-export function trustsProxy(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.TRUST_PROXY?.trim().toLowerCase();
-  return value === '1' || value === 'true';
-}
-
-/** The first value of a comma-separated forwarded header, as set by the proxy closest to the client. */
-function firstForwarded(value: string | undefined): string | undefined {
-  const first = value?.split(',')[0]?.trim();
-  return first === undefined || first === '' ? undefined : first;
-}
-
-/** Whether the client reached us over https, directly or through a trusted TLS-terminating proxy. */
-export function isHttpsRequest(c: Context): boolean {
-  if (new URL(c.req.url).protocol === 'https:') return true;
-  return trustsProxy() && firstForwarded(c.req.header('x-forwarded-proto'))?.toLowerCase() === 'https';
-}
-
-/**
- * The origin the client addressed, so same-origin requests are recognised behind a trusted proxy
- * that terminates TLS or rewrites the host.
- */
-export function requestOrigin(c: Context): string {
-  const url = new URL(c.req.url);
-  if (isHttpsRequest(c)) url.protocol = 'https:';
-  const forwardedHost = trustsProxy() ? firstForwarded(c.req.header('x-forwarded-host')) : undefined;
-  if (forwardedHost !== undefined) {
-    try {
-      return new URL(`${url.protocol}//${forwardedHost}`).origin;
-    } catch {
-      return url.origin;
-    }
-  }
-  return url.origin;
-}
+import type { MiddlewareHandler } from 'hono';
+import { isHttpsRequest } from '../app/request.ts';
 
 export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 

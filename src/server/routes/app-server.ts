@@ -13,17 +13,18 @@ import {
   providerUnavailable,
   refreshSession,
   refreshTokenCookie,
-  requireAdmin,
   signInSession,
   signSessionToken,
-  accessKey,
-} from '../middleware/caller.ts';
-import { clientIp, ipKey, rateLimit } from '../middleware/rate-limit.ts';
+} from '../auth/sign-in.ts';
+import { requireAdmin } from '../middleware/caller.ts';
+import { accessKey } from '../auth/tokens.ts';
+import { clientIp } from '../app/request.ts';
+import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts';
 import { audit } from '../services/audit-log.ts';
 import { DuplicateUserError, findUserById, findUserByLogin, markEmailVerified } from '../services/users.ts';
-import { provisionAccount, refreshEmailVerified } from './portal-auth.ts';
+import { provisionAccount, refreshEmailVerified } from '../services/accounts.ts';
 import { startSession } from '../auth/sessions.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, signPublicToken } from '../auth/tokens.ts';
 import { userData } from '../auth/user-data.ts';

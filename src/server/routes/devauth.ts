@@ -11,9 +11,11 @@ import {
 } from '../../lib/user-code.ts';
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
-import { BLOCKED_MESSAGE, requireUser } from '../middleware/caller.ts';
+import { BLOCKED_MESSAGE } from '../auth/sign-in.ts';
+import { requireUser } from '../middleware/caller.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
-import { noStore, requestOrigin } from '../middleware/security-headers.ts';
+import { requestOrigin } from '../app/request.ts';
+import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody, queryParams } from '../middleware/validate.ts';
 import { revealApiKey } from '../services/api-keys.ts';
 import {

@@ -4,12 +4,13 @@ import { z } from 'zod';
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
 import { sendVerificationEmail } from '../auth/identity.ts';
-import { providerUnavailable, requireUser } from '../middleware/caller.ts';
+import { providerUnavailable } from '../auth/sign-in.ts';
+import { requireUser } from '../middleware/caller.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody } from '../middleware/validate.ts';
 import { findUserById } from '../services/users.ts';
-import { refreshEmailVerified } from './portal-auth.ts';
+import { refreshEmailVerified } from '../services/accounts.ts';
 
 export const ALREADY_VERIFIED_MESSAGE = 'Your email address is already verified.';
 export const VERIFICATION_EMAIL_FAILED_MESSAGE =

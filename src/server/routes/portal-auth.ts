@@ -3,15 +3,10 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { emailSchema, normalizeEmail, passwordSchema, utmShape } from '../../lib/validation.ts';
 import type { AccountsEnv } from '../app/context.ts';
-import type { Db } from '../db/client.ts';
-import type { User } from '../db/schema.ts';
 import { apiError } from '../app/errors.ts';
-import { checkPassword, isEmailVerified, verifyIdToken, type IdTokenFailureCode } from '../auth/identity.ts';
+import { checkPassword, verifyIdToken, type IdTokenFailureCode } from '../auth/identity.ts';
+import { SESSION_EXPIRED_MESSAGE, SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
 import {
-  SESSION_EXPIRED_MESSAGE,
-  SIGN_IN_FAILED_MESSAGE,
-  SIGN_IN_REQUIRED_MESSAGE,
-  bearerToken,
   blockedAnswer,
   endSignIn,
   passwordIpLimit,
@@ -20,21 +15,22 @@ import {
   providerUnavailable,
   refreshSession,
   refreshTokenCookie,
+  SIGN_IN_FAILED_MESSAGE,
   signInSession,
-} from '../middleware/caller.ts';
+} from '../auth/sign-in.ts';
+import { bearerToken } from '../app/request.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts';
-import { createApiKey } from '../services/api-keys.ts';
-import { saveCampaign } from '../services/campaigns.ts';
-import { signupAnswersSchema, submitSurvey } from '../services/surveys.ts';
 import {
-  DuplicateUserError,
-  createUser,
-  findUserByFirebaseUid,
-  findUserById,
-  markEmailVerified,
-} from '../services/users.ts';
+  provisionAccount,
+  refreshEmailVerified,
+  syncEmailVerified,
+  type ProvenIdentity,
+  type Provisioned,
+} from '../services/accounts.ts';
+import { signupAnswersSchema, submitSurvey } from '../services/surveys.ts';
+import { DuplicateUserError, findUserByFirebaseUid, findUserById } from '../services/users.ts';
 import { isSessionActive } from '../auth/sessions.ts';
 import { userData } from '../auth/user-data.ts';
 
@@ -81,18 +77,6 @@ const registerSchema = z.strictObject({
 
 type RegisterBody = z.output<typeof registerSchema>;
 
-/** The identity a sign-up or social sign-in proved, as the provider reported it. */
-export interface ProvenIdentity {
-  uid: string;
-  email: string;
-  emailVerified: boolean;
-}
-
-export interface Provisioned {
-  user: User;
-  created: boolean;
-}
-
 function idTokenRefusal(c: Context, code: IdTokenFailureCode, unavailableMessage: string): Response {
   switch (code) {
     case 'user-disabled':
@@ -104,62 +88,6 @@ function idTokenRefusal(c: Context, code: IdTokenFailureCode, unavailableMessage
     case 'revoked-token':
       return apiError(c, 401, ID_TOKEN_REFUSED_MESSAGE);
   }
-}
-
-/**
- * Creates the account of a proven identity with its API key (and, for a form sign-up, survey and
- * campaign) in one transaction, or finds the account a previous or concurrent call created. Every
- * route that proves an identity provisions through here, so an account whose registration call was
- * lost is completed at its next sign-in instead of being stuck with a provider account only. The
- * unique firebase_uid decides races: the loser's insert finds the winner's row and rolls back.
- * Throws DuplicateUserError('email') when another identity already owns the address.
- */
-export async function provisionAccount(
-  db: Db,
-  identity: ProvenIdentity,
-  extras: Pick<RegisterBody, 'survey' | 'campaign'> = {},
-): Promise<Provisioned> {
-  const existing = await findUserByFirebaseUid(db, identity.uid);
-  if (existing) return { user: existing, created: false };
-  try {
-    const user = await db.transaction(async (tx) => {
-      const created = await createUser(tx, {
-        firebaseUid: identity.uid,
-        email: identity.email,
-        emailVerified: identity.emailVerified,
-      });
-      await createApiKey(tx, created.id);
-      if (extras.survey) {
-        await submitSurvey(tx, { email: identity.email, type: 'signup', answers: extras.survey });
-      }
-      if (extras.campaign) await saveCampaign(tx, { ...extras.campaign, email: identity.email });
-      return created;
-    });
-    return { user, created: true };
-  } catch (error) {
-    if (!(error instanceof DuplicateUserError) || error.field !== 'firebaseUid') throw error;
-    const winner = await findUserByFirebaseUid(db, identity.uid);
-    if (!winner) throw error;
-    return { user: winner, created: false };
-  }
-}
-
-/** The provider has confirmed the address since we last looked: API keys start working. */
-async function syncEmailVerified(db: Db, user: User, emailVerified: boolean): Promise<User> {
-  if (!emailVerified || user.emailVerified) return user;
-  return (await markEmailVerified(db, user.id)) ?? user;
-}
-
-/**
- * Asks the provider whether an unverified account has confirmed its address since we last looked
- * (the link in the verification email is followed outside this site), so a session call picks the
- * change up and the API key starts working. A provider that cannot be asked leaves the stored
- * state: the check is repeated on the next call, and the session call itself must not fail over it.
- */
-export async function refreshEmailVerified(db: Db, user: User): Promise<User> {
-  if (user.emailVerified) return user;
-  const checked = await isEmailVerified(user.firebaseUid);
-  return checked.ok ? syncEmailVerified(db, user, checked.emailVerified) : user;
 }
 
 /** A bearer credential that is not one of our own tokens, which can only be a Firebase ID token. */

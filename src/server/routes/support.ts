@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { BlankInput } from 'hono/types';
 import { z } from 'zod';
+import { editorKeys } from '../app/config.ts';
 import type { AccountsEnv } from '../app/context.ts';
 import { STACK_TRACE_LIMIT } from '../db/schema.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
@@ -30,14 +31,6 @@ const editorKeyQuery = z.strictObject({
   id: z.string().regex(/^\d+$/, 'must be a whole number').optional(),
   success: z.enum(['true', 'false']).optional(),
 });
-
-/** The rich-text editor keys this deployment may hand out (EDITOR_KEYS, comma-separated). */
-export function editorKeys(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env.EDITOR_KEYS ?? '')
-    .split(',')
-    .map((key) => key.trim())
-    .filter((key) => key !== '');
-}
 
 const logLimit = rateLimit<BlankInput, AccountsEnv>({
   name: 'log',

@@ -7,7 +7,7 @@ import {
   type FocusEvent,
   type ReactNode,
 } from 'react';
-import { $openMenu, closeMenus, toggleMenu, type HeaderMenuId } from '../lib/stores/layout.ts';
+import { $openMenu, closeMenus, toggleMenu, type HeaderMenuId } from '../../lib/stores/layout.ts';
 import { useHydrated } from './use-hydrated.ts';
 
 interface HeaderMenuProps {

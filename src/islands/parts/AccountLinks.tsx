@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
-import { AUTH_LINKS } from '../lib/routes.ts';
-import { logout } from '../lib/stores/session.ts';
-import { $roles } from '../lib/stores/user.ts';
+import { AUTH_LINKS } from '../../lib/routes.ts';
+import { logout } from '../../lib/stores/session.ts';
+import { $roles } from '../../lib/stores/user.ts';
 
 interface AccountLinksProps {
   /** Whether Dashboard leads the list (the header shows it beside the avatar instead). */

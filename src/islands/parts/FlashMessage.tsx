@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
-import { $auth, clearFlash, type FlashMessage as Flash } from '../lib/stores/auth.ts';
+import { $auth, clearFlash, type FlashMessage as Flash } from '../../lib/stores/auth.ts';
 import './FlashMessage.css';
 
 const KEYS: ['flashMessage'] = ['flashMessage'];

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
-import { AUTH_LINKS } from '../lib/routes.ts';
-import { $auth, closePremiumPopup, DEFAULT_PREMIUM_POPUP } from '../lib/stores/auth.ts';
+import { AUTH_LINKS } from '../../lib/routes.ts';
+import { $auth, closePremiumPopup, DEFAULT_PREMIUM_POPUP } from '../../lib/stores/auth.ts';
 import { Dialog } from './Dialog.tsx';
 
 const KEYS: ['premiumPopup'] = ['premiumPopup'];

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
-import { $sessionInactive, closeSessionInactive, refreshNow } from '../lib/stores/ui.ts';
+import { $sessionInactive, closeSessionInactive, refreshNow } from '../../lib/stores/ui.ts';
 import { Dialog } from './Dialog.tsx';
 
 /**

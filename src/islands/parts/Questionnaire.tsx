@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, type MouseEvent, type ReactNode } from 'react';
-import { AUTH_LINKS } from '../lib/routes.ts';
+import { AUTH_LINKS } from '../../lib/routes.ts';
 import {
   $canSubmitQuestionnaire,
   $questionnaire,
@@ -10,7 +10,7 @@ import {
   QUESTIONNAIRE_SUBHEADING,
   QUESTIONNAIRE_TITLE,
   questionAt,
-} from '../lib/stores/questionnaire.ts';
+} from '../../lib/stores/questionnaire.ts';
 import {
   $signUp,
   KEY_GENERATED_MESSAGE,
@@ -19,7 +19,7 @@ import {
   submitQuestionnaire,
   switchToSignIn,
   type SignUpVariant,
-} from '../lib/stores/sign-up.ts';
+} from '../../lib/stores/sign-up.ts';
 import './Questionnaire.css';
 
 export interface QuestionnaireProps {

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { AUTH_LINKS, SITE_NAME } from '../lib/routes.ts';
-import { $auth, closeAuthPopup, openAuthPopup } from '../lib/stores/auth.ts';
+import { AUTH_LINKS, SITE_NAME } from '../../lib/routes.ts';
+import { $auth, closeAuthPopup, openAuthPopup } from '../../lib/stores/auth.ts';
 import { Dialog } from './Dialog.tsx';
 import './AuthDialog.css';
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type MouseEvent, type ReactNode, type SubmitEvent } from 'react';
-import { openAuthPopup } from '../lib/stores/auth.ts';
+import { openAuthPopup } from '../../lib/stores/auth.ts';
 import { AUTOFOCUS_ATTRIBUTE } from './Dialog.tsx';
 
 /**
@@ -50,8 +50,6 @@ export function GoogleLogo(): ReactNode {
 }
 
 export interface GoogleEmailFormProps {
-  /** The class prefix of the hosting form (`sign-in`, `sign-up`), so each page keeps its own styles. */
-  classPrefix: string;
   /** The heading next to Google's mark, which also names the form for assistive technology. */
   title: string;
   /** Why the visitor types an address here instead of seeing Google's window. */
@@ -67,7 +65,6 @@ export interface GoogleEmailFormProps {
  * names the Google account instead. Both screens ask the same way; focus moves to its field as it appears.
  */
 export function GoogleEmailForm({
-  classPrefix,
   title,
   hint,
   submitLabel,
@@ -89,19 +86,14 @@ export function GoogleEmailForm({
   };
 
   return (
-    <form
-      className={`${classPrefix}__google-form`}
-      noValidate
-      onSubmit={submit}
-      aria-labelledby={`${baseId}-title`}
-    >
-      <p id={`${baseId}-title`} className={`${classPrefix}__google-title`}>
+    <form className="auth-form__google-form" noValidate onSubmit={submit} aria-labelledby={`${baseId}-title`}>
+      <p id={`${baseId}-title`} className="auth-form__google-title">
         <GoogleLogo /> {title}
       </p>
-      <p id={`${baseId}-hint`} className={`${classPrefix}__hint`}>
+      <p id={`${baseId}-hint`} className="auth-form__hint">
         {hint}
       </p>
-      <div className={`${classPrefix}__field`}>
+      <div className="auth-form__field">
         <label htmlFor={`${baseId}-email`}>Google account email</label>
         <input
           ref={input}
@@ -113,9 +105,9 @@ export function GoogleEmailForm({
           aria-describedby={`${baseId}-hint`}
         />
       </div>
-      <div className={`${classPrefix}__google-actions`}>
+      <div className="auth-form__google-actions">
         <button type="submit" className="btn btn-primary" disabled={loading} aria-busy={loading}>
-          {loading ? <Spinner className={`${classPrefix}__spinner`} /> : null}
+          {loading ? <Spinner className="auth-form__spinner" /> : null}
           {submitLabel}
         </button>
         <button

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
-import { $snackbars, hideSnackbar, pauseSnackbar, resumeSnackbar } from '../lib/stores/snackbar.ts';
+import { $snackbars, hideSnackbar, pauseSnackbar, resumeSnackbar } from '../../lib/stores/snackbar.ts';
 import './Snackbars.css';
 
 /**

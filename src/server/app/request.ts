@@ -1,0 +1,79 @@
+import { isIP } from 'node:net';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { trustsProxy } from './config.ts';
+
+// What a request says about its client: address, scheme, origin and bearer credential, read the same
+// way by every middleware and route (forwarded headers only behind a trusted proxy).
+
+/** Where Astro's node adapter records the socket address on the Request it builds. */
+const ASTRO_CLIENT_ADDRESS = Symbol.for('astro.clientAddress');
+
+function cleanAddress(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const address = value.trim().replace(/^\[(.*)\]$/, '$1');
+  const unmapped = address.toLowerCase().startsWith('::ffff:') ? address.slice(7) : address;
+  return isIP(unmapped) === 0 ? undefined : unmapped;
+}
+
+function socketAddress(c: Context): string | undefined {
+  const fromAstro = cleanAddress(Reflect.get(c.req.raw, ASTRO_CLIENT_ADDRESS));
+  if (fromAstro !== undefined) return fromAstro;
+  try {
+    return cleanAddress(getConnInfo(c).remote.address);
+  } catch {
+    // No Node socket: app.request() in tests, or another runtime.
+    return undefined;
+  }
+}
+
+/**
+ * The client's IP address: the socket's peer, or with TRUST_PROXY=1 the address our proxy appended
+ * to X-Forwarded-For (the last entry: earlier ones are whatever the client chose to send).
+ * 'unknown' when neither is available, so such requests still share one budget.
+ */
+export function clientIp(c: Context): string {
+  if (trustsProxy()) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1);
+    const address = cleanAddress(forwarded);
+    if (address !== undefined) return address;
+  }
+  return socketAddress(c) ?? 'unknown';
+}
+
+/** The first value of a comma-separated forwarded header, as set by the proxy closest to the client. */
+function firstForwarded(value: string | undefined): string | undefined {
+  const first = value?.split(',')[0]?.trim();
+  return first === undefined || first === '' ? undefined : first;
+}
+
+/** Whether the client reached us over https, directly or through a trusted TLS-terminating proxy. */
+export function isHttpsRequest(c: Context): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  return trustsProxy() && firstForwarded(c.req.header('x-forwarded-proto'))?.toLowerCase() === 'https';
+}
+
+/**
+ * The origin the client addressed, so same-origin requests are recognised behind a trusted proxy
+ * that terminates TLS or rewrites the host.
+ */
+export function requestOrigin(c: Context): string {
+  const url = new URL(c.req.url);
+  if (isHttpsRequest(c)) url.protocol = 'https:';
+  const forwardedHost = trustsProxy() ? firstForwarded(c.req.header('x-forwarded-host')) : undefined;
+  if (forwardedHost !== undefined) {
+    try {
+      return new URL(`${url.protocol}//${forwardedHost}`).origin;
+    } catch {
+      return url.origin;
+    }
+  }
+  return url.origin;
+}
+
+/** The credential of an `Authorization: Bearer …` header, if the request carries one. */
+export function bearerToken(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match?.[1];
+}

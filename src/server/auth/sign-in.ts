@@ -1,0 +1,183 @@
+import type { Context, Input, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { BlankInput } from 'hono/types';
+import type { AccountsEnv } from '../app/context.ts';
+import { apiError } from '../app/errors.ts';
+import { clientIp, isHttpsRequest } from '../app/request.ts';
+import type { User } from '../db/schema.ts';
+import { SESSION_EXPIRED_MESSAGE } from '../middleware/caller.ts';
+import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
+import { findUserById } from '../services/users.ts';
+import type { PasswordFailureCode } from './identity.ts';
+import { revokeSession, revokeSessionByRefreshToken, rotateSession, startSession } from './sessions.ts';
+import {
+  REFRESH_COOKIE_NAME,
+  accessKey,
+  clearRefreshCookie,
+  refreshCookie,
+  signAccessToken,
+} from './tokens.ts';
+
+// Credential handling the sign-in, refresh and logout routes share: the refresh cookie, the answers
+// to refused passwords and blocked accounts, the password-guessing limits, and starting, rotating and
+// ending sessions.
+
+/** Attaches the refresh cookie; built by hand because Hono's setCookie refuses the spec's Max-Age. */
+export function setRefreshCookie(c: Context, refreshToken: string): void {
+  c.header('Set-Cookie', refreshCookie(refreshToken, { secure: isHttpsRequest(c) }), { append: true });
+}
+
+/** Tells the browser to drop the refresh cookie. */
+export function expireRefreshCookie(c: Context): void {
+  c.header('Set-Cookie', clearRefreshCookie({ secure: isHttpsRequest(c) }), { append: true });
+}
+
+/** The refresh token of the request's cookie, if any. */
+export function refreshTokenCookie(c: Context): string | undefined {
+  const value = getCookie(c, REFRESH_COOKIE_NAME);
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export const BLOCKED_MESSAGE = 'Your account has been blocked. Please contact support.';
+export const INVALID_LOGIN_MESSAGE = 'Invalid email/username or password.';
+export const SIGN_IN_FAILED_MESSAGE = 'Sign in failed. Please try again later.';
+export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many sign-in attempts. Please try again later.';
+
+const PROVIDER_RETRY_AFTER_SECONDS = 5;
+const PROVIDER_LOCKOUT_RETRY_AFTER_SECONDS = 60;
+const USER_AGENT_HEADER = 'user-agent';
+
+/** SPEC §5: a blocked account is refused with this answer wherever it tries to sign in. */
+export function blockedAnswer(c: Context): Response {
+  return c.json({ error: BLOCKED_MESSAGE, blockedAccount: true }, 403);
+}
+
+/**
+ * The answer to a refused email and password: one message for unknown accounts and wrong passwords,
+ * so nobody can find out which addresses or usernames have accounts.
+ */
+export function passwordRefusal(c: Context, code: PasswordFailureCode): Response {
+  switch (code) {
+    case 'invalid-credentials':
+      return apiError(c, 401, INVALID_LOGIN_MESSAGE);
+    case 'user-disabled':
+      return blockedAnswer(c);
+    case 'too-many-attempts':
+      return apiError(
+        c,
+        429,
+        TOO_MANY_ATTEMPTS_MESSAGE,
+        {},
+        {
+          'Retry-After': String(PROVIDER_LOCKOUT_RETRY_AFTER_SECONDS),
+        },
+      );
+    case 'unavailable':
+      return providerUnavailable(c);
+  }
+}
+
+/** The identity provider could not be asked: a retryable 503 with the sign-in screen's fallback text. */
+export function providerUnavailable(c: Context, message: string = SIGN_IN_FAILED_MESSAGE): Response {
+  return apiError(c, 503, message, {}, { 'Retry-After': String(PROVIDER_RETRY_AFTER_SECONDS) });
+}
+
+/** Per client address, over every route that checks a password, so switching routes gains nothing. */
+export function passwordIpLimit<I extends Input = BlankInput>(): MiddlewareHandler<AccountsEnv, string, I> {
+  return rateLimit<I, AccountsEnv>({ name: 'password-ip', limit: 50, windowMs: 60_000, key: ipKey });
+}
+
+/**
+ * Per client address and account name: a few guesses at one account per minute, checked after the
+ * body is parsed (`login` reads it), so each account costs a guesser its own budget. A request for
+ * which `login` answers undefined checks no password and is not counted.
+ */
+export function passwordLoginLimit<I extends Input>(
+  login: (c: Context<AccountsEnv, string, I>) => string | undefined,
+): MiddlewareHandler<AccountsEnv, string, I> {
+  return rateLimit<I, AccountsEnv>({
+    name: 'password-login',
+    limit: 10,
+    windowMs: 60_000,
+    key: (c) => {
+      const name = login(c);
+      return name === undefined ? undefined : `${ipKey(c)}|login:${name.toLowerCase()}`;
+    },
+  });
+}
+
+/** A fresh sign-in's credentials: the refresh token (also set as the cookie) and an access token. */
+export interface SignedIn {
+  sessionId: string;
+  refreshToken: string;
+  accessToken: string;
+}
+
+/** Signs an access token for a session of this account, with its current role and plan. */
+export function signSessionToken(
+  user: Pick<User, 'id' | 'role' | 'planCode'>,
+  sessionId: string,
+): Promise<string> {
+  return signAccessToken(accessKey(), { userId: user.id, role: user.role, plan: user.planCode, sessionId });
+}
+
+/** Starts a session for the account, sets the refresh cookie and signs the first access token. */
+export async function signInSession(c: Context<AccountsEnv>, user: User): Promise<SignedIn> {
+  const session = await startSession(c.var.db, user.id, {
+    userAgent: c.req.header(USER_AGENT_HEADER),
+    ip: clientIp(c),
+  });
+  setRefreshCookie(c, session.refreshToken);
+  return {
+    sessionId: session.sessionId,
+    refreshToken: session.refreshToken,
+    accessToken: await signSessionToken(user, session.sessionId),
+  };
+}
+
+/** A successful refresh: the account and the next credentials, the cookie already set. */
+export type Refreshed = { ok: true; user: User } & SignedIn;
+
+/**
+ * Rotates a refresh token for the refresh routes. Every refusal clears the cookie: the browser then
+ * falls back to the public token (SPEC §4). A blocked account's sign-in ends here too.
+ */
+export async function refreshSession(
+  c: Context<AccountsEnv>,
+  refreshToken: string | undefined,
+): Promise<Refreshed | { ok: false; response: Response }> {
+  const { db } = c.var;
+  const expired = (): { ok: false; response: Response } => {
+    expireRefreshCookie(c);
+    return { ok: false, response: apiError(c, 401, SESSION_EXPIRED_MESSAGE) };
+  };
+  if (refreshToken === undefined) return expired();
+  const rotated = await rotateSession(db, refreshToken);
+  if (!rotated.ok) return expired();
+  const user = await findUserById(db, rotated.userId);
+  if (!user || user.blocked) {
+    await revokeSession(db, rotated.sessionId);
+    expireRefreshCookie(c);
+    return { ok: false, response: user ? blockedAnswer(c) : apiError(c, 401, SESSION_EXPIRED_MESSAGE) };
+  }
+  setRefreshCookie(c, rotated.refreshToken);
+  return {
+    ok: true,
+    user,
+    sessionId: rotated.sessionId,
+    refreshToken: rotated.refreshToken,
+    accessToken: await signSessionToken(user, rotated.sessionId),
+  };
+}
+
+/**
+ * Ends whatever sign-in the request names: the refresh cookie's family and the bearer's session.
+ * Never fails for a missing or stale credential, since logging out must always succeed.
+ */
+export async function endSignIn(c: Context<AccountsEnv>): Promise<void> {
+  const { db, caller: who } = c.var;
+  const cookie = refreshTokenCookie(c);
+  if (cookie !== undefined) await revokeSessionByRefreshToken(db, cookie);
+  if (who.kind === 'user') await revokeSession(db, who.sessionId);
+  expireRefreshCookie(c);
+}
