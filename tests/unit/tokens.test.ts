@@ -304,6 +304,19 @@ describe('secret redaction in log lines', () => {
     expect(redactSecrets(`session rotated from ${token}`)).toBe('session rotated from [redacted]');
   });
 
+  it('removes an API key hidden in an encoded query, and keeps what follows it', () => {
+    const key = 'Zk3qP9sT2vXw8yBn4cLm';
+    expect(redactSecrets(`GET /stable/quote?symbol=AAPL%26apikey%3D${key} 200`)).toBe(
+      'GET /stable/quote?symbol=AAPL%26apikey%3D[redacted] 200',
+    );
+    expect(redactSecrets(`GET /stable/quote?q=x%2526apiKey%253D${key}%2526limit%253D5 200`)).toBe(
+      'GET /stable/quote?q=x%2526apiKey%253D[redacted]%2526limit%253D5 200',
+    );
+    expect(redactSecrets(`GET /stable/quote?symbol=AAPL%26apikey%3D${key}%26limit%3D5`)).toBe(
+      'GET /stable/quote?symbol=AAPL%26apikey%3D[redacted]%26limit%3D5',
+    );
+  });
+
   it('removes apikey, refreshToken and accessToken query values', () => {
     const line = redactSecrets(
       'GET /api/auth/refresh-token?refreshToken=abc123&apikey=KEY9&accessToken=xyz&symbol=AAPL 200',

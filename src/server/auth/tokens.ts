@@ -259,7 +259,13 @@ export function sessionExpiry(createdAt: Date, lastUsedAt: Date, now: Date): Ses
 const REDACTED = '[redacted]';
 const SECRET_NAME = String.raw`[A-Za-z_]*(?:api[-_]?key|token|password|passwd|pwd|secret)`;
 const SECRET_JSON_FIELD = new RegExp(String.raw`("${SECRET_NAME}"\s*:\s*")(?:[^"\\]|\\.)*(")`, 'gi');
-const SECRET_PARAMETER = new RegExp(String.raw`\b(${SECRET_NAME}=)[^&\s;,"'<>]+`, 'gi');
+// A parameter also counts inside an encoded query (`symbol=AAPL%26apikey%3D…`, or encoded twice):
+// after an encoded `&` it starts without a word boundary, and its value ends at the next encoded `&`.
+const ENCODED_AMPERSAND = '%(?:25)*26';
+const SECRET_PARAMETER = new RegExp(
+  String.raw`(?:\b|(?<=${ENCODED_AMPERSAND}))(${SECRET_NAME}(?:=|%(?:25)*3D))(?:(?!${ENCODED_AMPERSAND})[^&\s;,"'<>])+`,
+  'gi',
+);
 const BEARER_CREDENTIAL = /\b(Bearer\s+)[A-Za-z0-9._~+/-]+=*/gi;
 const JWT = /\beyJ[\w-]*\.[\w-]+\.[\w-]*(?:\.[\w-]*){0,2}/g;
 const BARE_REFRESH_TOKEN = /(?<![\w-])[A-Za-z0-9_-]{43}(?![\w-])/g;
