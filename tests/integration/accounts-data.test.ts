@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/server/db/client.ts';
@@ -228,16 +228,33 @@ describe.each(databaseTargets())('account data services on $name', (target) => {
       expect(secondPage.entries[0]?.type).toBe('page-test-1');
     });
 
-    it('keeps a 3000-character stack trace whole and refuses a longer one', async () => {
+    it('keeps a 3000-character stack trace whole and cuts a longer one, marked as cut', async () => {
       const kept = await logClientError(db(), {
         type: 'long',
         stackTrace: 'x'.repeat(3000),
         server: 'web-1',
       });
-      expect(kept.stackTrace).toHaveLength(3000);
-      await expect(logClientError(db(), { type: 'long', stackTrace: 'x'.repeat(3001) })).rejects.toThrow(
-        'at most 3000 characters',
+      expect(kept.stackTrace).toBe('x'.repeat(3000));
+      const cut = await logClientError(db(), { type: 'long', stackTrace: 'y'.repeat(5000) });
+      expect(cut.stackTrace).toHaveLength(3000);
+      expect(cut.stackTrace.startsWith('y'.repeat(2990))).toBe(true);
+      expect(cut.stackTrace.endsWith(' …[cut]')).toBe(true);
+    });
+
+    it('stores reports with credentials redacted and line breaks escaped', async () => {
+      const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXBhcnQ';
+      const apiKey = randomBytes(32).toString('base64url');
+      const saved = await logClientError(db(), {
+        type: 'TypeError\r\nFAKE 200 admin signed in',
+        stackTrace: `fetch /stable/quote?apikey=${apiKey} failed\nBearer ${jwt}\n  at load (app.js:1:2)`,
+        server: `web\n${apiKey}`,
+      });
+      expect(saved.type).toBe('TypeError\\r\\nFAKE 200 admin signed in');
+      expect(saved.stackTrace).toBe(
+        'fetch /stable/quote?apikey=[redacted] failed\\nBearer [redacted]\\n  at load (app.js:1:2)',
       );
+      expect(saved.server).toBe('web\\n[redacted]');
+      expect(JSON.stringify(saved)).not.toContain(apiKey);
     });
 
     it('counts characters as the database does, so astral characters fit the limit', async () => {

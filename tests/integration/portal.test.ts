@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase, getDatabase } from '../../src/server/db/client.ts';
-import { users } from '../../src/server/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { clientErrors, users } from '../../src/server/db/schema.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { SIGNUP_QUESTIONS } from '../../src/server/services/surveys.ts';
 
@@ -162,8 +163,18 @@ describe('POST /api/log', () => {
     expect(await res.json()).toMatchObject({ id: expect.any(String) as string });
   });
 
-  it('refuses a stack trace over 3000 characters, naming the field', async () => {
-    const res = await post('/log', { type: 'Error', stackTrace: 'x'.repeat(3001) });
+  it('stores a stack trace over 3000 characters cut to 3000 and marked as cut', async () => {
+    const res = await post('/log', { type: 'Error', stackTrace: 'x'.repeat(4000) });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const { db } = await getDatabase();
+    const [row] = await db.select().from(clientErrors).where(eq(clientErrors.id, id));
+    expect(row?.stackTrace).toHaveLength(3000);
+    expect(row?.stackTrace.endsWith(' …[cut]')).toBe(true);
+  });
+
+  it('refuses a stack trace that is not text, naming the field', async () => {
+    const res = await post('/log', { type: 'Error', stackTrace: 42 });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ field: 'stackTrace' });
   });

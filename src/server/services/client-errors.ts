@@ -1,4 +1,5 @@
 import { desc, sql, type SQL } from 'drizzle-orm';
+import { redactSecrets } from '../app/errors.ts';
 import type { Db } from '../db/client.ts';
 import { clientErrors, STACK_TRACE_LIMIT, type ClientError } from '../db/schema.ts';
 
@@ -29,26 +30,59 @@ export function characterCount(value: string): number {
   return value.length - surrogatePairs;
 }
 
+/** Ends a stack trace that was longer than the limit, so nobody mistakes it for the whole trace. */
+export const CUT_MARKER = ' …[cut]';
+
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f]|\r|\n/g;
+
+/** Line breaks and other control characters as visible escapes: a report cannot forge or hide lines. */
+function escapeControlCharacters(value: string): string {
+  return value.replace(CONTROL_CHARACTER, (character) => {
+    if (character === '\n') return '\\n';
+    if (character === '\r') return '\\r';
+    return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** At most `limit` characters (as the database counts them), the last ones replaced by the cut marker. */
+function cut(value: string, limit: number): string {
+  if (characterCount(value) <= limit) return value;
+  return Array.from(value)
+    .slice(0, limit - CUT_MARKER.length)
+    .join('')
+    .concat(CUT_MARKER);
+}
+
 /**
- * Stores an error posted by a browser. Over-long stack traces are refused, not cut, so nothing pretends to
- * be a whole trace; the HTTP layer rejects them first, this guard keeps other callers honest.
+ * What a field of a browser's report may be stored as: credentials (tokens, JWTs, API keys) removed
+ * by the one log redactor, control characters escaped, and cut to the field's limit. Redaction
+ * comes first, so a secret cut in half is still recognised.
+ */
+export function storableLogText(value: string, limit: number): string {
+  return cut(escapeControlCharacters(redactSecrets(value)), limit);
+}
+
+/** The limit of the short fields (server, cron, fargate, channel), as the HTTP layer accepts them. */
+const SHORT_FIELD_LIMIT = 200;
+
+/**
+ * Stores an error posted by a browser. The report is the browser's text, so it is cleaned first:
+ * secrets redacted, control characters escaped, and a stack trace over SPEC §9's 3000 characters cut
+ * (marked as cut) rather than refused, so the start of a long trace is still there to read.
  */
 export async function logClientError(db: Db, entry: ClientErrorInput): Promise<ClientError> {
-  const type = entry.type.trim();
+  const type = storableLogText(entry.type.trim(), SHORT_FIELD_LIMIT);
   if (type === '') throw new RangeError('type must not be empty');
-  const stackTrace = entry.stackTrace ?? '';
-  if (characterCount(stackTrace) > STACK_TRACE_LIMIT) {
-    throw new RangeError(`stackTrace must be at most ${STACK_TRACE_LIMIT} characters`);
-  }
+  const short = (value: string | undefined): string => storableLogText(value ?? '', SHORT_FIELD_LIMIT);
   const [row] = await db
     .insert(clientErrors)
     .values({
       type,
-      stackTrace,
-      server: entry.server ?? '',
-      cron: entry.cron ?? '',
-      fargate: entry.fargate ?? '',
-      discordChannel: entry.discordChannel ?? '',
+      stackTrace: storableLogText(entry.stackTrace ?? '', STACK_TRACE_LIMIT),
+      server: short(entry.server),
+      cron: short(entry.cron),
+      fargate: short(entry.fargate),
+      discordChannel: short(entry.discordChannel),
       userId: entry.userId ?? null,
     })
     .returning();
