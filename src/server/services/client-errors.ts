@@ -33,6 +33,7 @@ export function characterCount(value: string): number {
 /** Ends a stack trace that was longer than the limit, so nobody mistakes it for the whole trace. */
 export const CUT_MARKER = ' …[cut]';
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f]|\r|\n/g;
 
 /** Line breaks and other control characters as visible escapes: a report cannot forge or hide lines. */
