@@ -3,6 +3,8 @@ import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase, getDatabase } from '../../src/server/db/client.ts';
 import { eq } from 'drizzle-orm';
 import { clientErrors, users } from '../../src/server/db/schema.ts';
+import { signSessionToken } from '../../src/server/auth/sign-in.ts';
+import { startSession } from '../../src/server/auth/sessions.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { SIGNUP_QUESTIONS } from '../../src/server/services/surveys.ts';
 
@@ -18,8 +20,8 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
   );
 }
 
-function get(path: string): Promise<Response> {
-  return Promise.resolve(accountsApp.request(`${SITE}${path}`));
+function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+  return Promise.resolve(accountsApp.request(`${SITE}${path}`, { headers }));
 }
 
 const answers = Object.fromEntries(SIGNUP_QUESTIONS.map(({ question, options }) => [question, options[0]]));
@@ -181,7 +183,7 @@ describe('POST /api/log', () => {
 });
 
 describe('GET /api/status/get-mce-key', () => {
-  it('hands an editor key to a caller with an active API key, and the next one when told it failed', async () => {
+  it('hands an editor key to a signed-in caller, and the next one when told it failed', async () => {
     const { db } = await getDatabase();
     const [owner] = await db
       .insert(users)
@@ -193,18 +195,56 @@ describe('GET /api/status/get-mce-key', () => {
       })
       .returning();
     if (!owner) throw new Error('test user not created');
-    const issued = await createApiKey(db, owner.id);
-    if (!issued) throw new Error('test key not issued');
-    const { key } = issued;
-    const first = await get(`/status/get-mce-key?apikey=${key}`);
+    const session = await startSession(db, owner.id);
+    const headers = { Authorization: `Bearer ${await signSessionToken(owner, session.sessionId)}` };
+    const first = await get('/status/get-mce-key?apikey=anything', headers);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
     expect(await first.json()).toEqual({ key: 'editor-key-one', id: '0' });
-    const next = await get(`/status/get-mce-key?apikey=${key}&id=0&success=false`);
+    const next = await get('/status/get-mce-key?id=0&success=false', headers);
     expect(await next.json()).toEqual({ key: 'editor-key-two', id: '1' });
   });
 
-  it('refuses an unknown API key', async () => {
-    const res = await get('/status/get-mce-key?apikey=not-a-key');
-    expect(res.status).toBe(401);
+  it('answers a valid and an unknown API key alike without a session, so it reveals nothing about keys', async () => {
+    const { db } = await getDatabase();
+    const [owner] = await db
+      .insert(users)
+      .values({
+        firebaseUid: 'oracle-uid',
+        email: 'oracle@example.com',
+        username: 'oracle',
+        emailVerified: true,
+      })
+      .returning();
+    if (!owner) throw new Error('test user not created');
+    const issued = await createApiKey(db, owner.id);
+    if (!issued) throw new Error('test key not issued');
+    const valid = await get(`/status/get-mce-key?apikey=${issued.key}`);
+    const unknown = await get('/status/get-mce-key?apikey=not-a-key');
+    expect(valid.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await valid.json()).toEqual(await unknown.json());
+    expect(valid.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('limits how often one account asks for editor keys', async () => {
+    const { db } = await getDatabase();
+    const [owner] = await db
+      .insert(users)
+      .values({
+        firebaseUid: 'burst-uid',
+        email: 'burst@example.com',
+        username: 'burst',
+        emailVerified: true,
+      })
+      .returning();
+    if (!owner) throw new Error('test user not created');
+    const session = await startSession(db, owner.id);
+    const headers = { Authorization: `Bearer ${await signSessionToken(owner, session.sessionId)}` };
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i += 1) statuses.push((await get('/status/get-mce-key', headers)).status);
+    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
   });
 });
 

@@ -5,7 +5,8 @@ import { editorKeys } from '../app/config.ts';
 import type { AccountsEnv } from '../app/context.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, queryParams } from '../middleware/validate.ts';
-import { findActiveKey } from '../services/api-keys.ts';
+import { requireUser } from '../middleware/caller.ts';
+import { noStore } from '../middleware/security-headers.ts';
 import { logClientError } from '../services/client-errors.ts';
 
 const short = z.string().trim().max(200);
@@ -21,7 +22,9 @@ const logBody = z.strictObject({
 });
 
 const editorKeyQuery = z.strictObject({
-  apikey: z.string().min(1).max(200),
+  // Sent by SPEC §7's clients and deliberately ignored: the key is handed to signed-in sessions only,
+  // so this call cannot be used to find out whether an API key is valid.
+  apikey: z.string().max(200).optional(),
   id: z.string().regex(/^\d+$/, 'must be a whole number').optional(),
   success: z.enum(['true', 'false']).optional(),
 });
@@ -35,6 +38,14 @@ const logLimit = rateLimit<BlankInput, AccountsEnv>({
     const who = c.var.caller;
     return who.kind === 'user' ? [ipKey(c), `user:${who.userId}`] : ipKey(c);
   },
+});
+
+/** Per account: the editor asks once per page, so a burst beyond this is not an editor. */
+const editorKeyLimit = rateLimit<BlankInput, AccountsEnv>({
+  name: 'editor-key',
+  limit: 30,
+  windowMs: 60_000,
+  key: (c) => (c.var.caller.kind === 'user' ? `user:${c.var.caller.userId}` : ipKey(c)),
 });
 
 /**
@@ -51,10 +62,8 @@ export const supportRoutes = new Hono<AccountsEnv>()
     });
     return c.json({ id: saved.id }, 201);
   })
-  .get('/status/get-mce-key', queryParams(editorKeyQuery), async (c) => {
-    const { apikey, id, success } = c.req.valid('query');
-    const check = await findActiveKey(c.var.db, apikey);
-    if (!check.ok) return c.json({ error: 'A valid, active API key is required.' }, 401);
+  .get('/status/get-mce-key', noStore(), requireUser(), editorKeyLimit, queryParams(editorKeyQuery), (c) => {
+    const { id, success } = c.req.valid('query');
     const keys = editorKeys();
     if (keys.length === 0) return c.json({ error: 'No editor key is configured on this server.' }, 404);
     // A client that reports a failing key (success=false) gets the next one.
