@@ -492,6 +492,43 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
       expect((await app.request('/portal/auth/log-out')).status).toBe(200);
       expect((await app.request('/app/auth/logout', bearer('garbage'))).status).toBe(200);
     });
+
+    it('refuses a logout that another site triggers with the cookie, and keeps the session', async () => {
+      const account = await registered();
+      const { refreshToken } = await session(account.email);
+      const withCookie = (headers: Record<string, string>): RequestInit => ({
+        headers: { Cookie: `refreshToken=${refreshToken}`, ...headers },
+      });
+      const foreignOrigin = await app.request(
+        '/portal/auth/log-out',
+        withCookie({ Origin: 'https://evil.example' }),
+      );
+      expect(foreignOrigin.status).toBe(403);
+      expect(await body(foreignOrigin)).toEqual({ error: 'Cross-site request refused.' });
+      const linkOnAnotherSite = await app.request(
+        '/app/auth/logout',
+        withCookie({ 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate' }),
+      );
+      expect(linkOnAnotherSite.status).toBe(403);
+      expect(
+        (await app.request('/app/auth/logout', withCookie({ Referer: 'https://evil.example/page' }))).status,
+      ).toBe(403);
+      expect((await app.request('/app/auth/refresh', cookie(refreshToken))).status).toBe(200);
+    });
+
+    it('still logs out from the site itself with a GET', async () => {
+      const account = await registered();
+      const { refreshToken } = await session(account.email);
+      const res = await app.request('/portal/auth/log-out', {
+        headers: {
+          Cookie: `refreshToken=${refreshToken}`,
+          Origin: 'http://localhost:4321',
+          'Sec-Fetch-Site': 'same-origin',
+        },
+      });
+      expect(res.status).toBe(200);
+      expect((await app.request('/app/auth/refresh', cookie(refreshToken))).status).toBe(401);
+    });
   });
 
   describe('validate-user', () => {

@@ -84,11 +84,34 @@ export function originCheck(allowedOrigins: readonly string[] = siteOrigins()): 
   const allowed = allowlist(allowedOrigins);
   return async (c, next) => {
     if (!STATE_CHANGING_METHODS.has(c.req.method)) return next();
-    const cookie = c.req.header('cookie');
-    if (cookie === undefined || cookie.trim() === '') return next();
+    if (!hasCookies(c)) return next();
     const source = sourceOrigin(c);
     const trusted = source !== undefined && (allowed.has(source) || source === requestOrigin(c));
     if (!trusted) return apiError(c, 403, CROSS_SITE_MESSAGE);
+    await next();
+  };
+}
+
+function hasCookies(c: Context): boolean {
+  const cookie = c.req.header('cookie');
+  return cookie !== undefined && cookie.trim() !== '';
+}
+
+/**
+ * For the few GET calls that change state with the cookie (logout, kept as GET by the SPEC): the
+ * refresh cookie is SameSite=Lax, so a link on another site would carry it. Such a request is
+ * refused when the browser says it came from another site (Sec-Fetch-Site) or names a foreign
+ * Origin or Referer; same-origin pages and clients that send no such headers pass.
+ */
+export function sameSiteOnly(allowedOrigins: readonly string[] = siteOrigins()): MiddlewareHandler {
+  const allowed = allowlist(allowedOrigins);
+  return async (c, next) => {
+    if (!hasCookies(c)) return next();
+    const source = sourceOrigin(c);
+    const foreignSource = source !== undefined && !allowed.has(source) && source !== requestOrigin(c);
+    const fetchSite = c.req.header('sec-fetch-site')?.toLowerCase();
+    const crossSite = fetchSite === 'cross-site' && (source === undefined || foreignSource);
+    if (foreignSource || crossSite) return apiError(c, 403, CROSS_SITE_MESSAGE);
     await next();
   };
 }

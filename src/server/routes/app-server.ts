@@ -20,6 +20,7 @@ import { requireAdmin } from '../middleware/caller.ts';
 import { accessKey } from '../auth/tokens.ts';
 import { clientIp } from '../app/request.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
+import { sameSiteOnly } from '../middleware/cors.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts';
 import { audit } from '../services/audit-log.ts';
@@ -126,7 +127,7 @@ export const appServerRoutes = new Hono<AccountsEnv>()
     const data = await userData(db, target);
     return c.json({ accessToken, firebaseAccessToken: firebase.token, ...data });
   })
-  .get('/auth/logout', queryParams(noQuery), async (c) => {
+  .get('/auth/logout', sameSiteOnly(), queryParams(noQuery), async (c) => {
     await endSignIn(c);
     return c.json({ success: true });
   })

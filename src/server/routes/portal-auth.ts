@@ -20,6 +20,7 @@ import {
 } from '../auth/sign-in.ts';
 import { bearerToken } from '../app/request.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
+import { sameSiteOnly } from '../middleware/cors.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts';
 import {
@@ -183,7 +184,7 @@ export const portalAuthRoutes = new Hono<AccountsEnv>()
       return c.json({ success: true, userid: user.id, username: user.username });
     },
   )
-  .get('/auth/log-out', queryParams(noQuery), async (c) => {
+  .get('/auth/log-out', sameSiteOnly(), queryParams(noQuery), async (c) => {
     await endSignIn(c);
     return c.json({ success: true });
   })
