@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { apiKeys, auditLog, campaigns, sessions, surveys, users } from '../../src/server/db/schema.ts';
 import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
@@ -10,6 +10,7 @@ import { appServerRoutes } from '../../src/server/routes/app-server.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';
 import { SIGNUP_QUESTIONS } from '../../src/server/services/surveys.ts';
 import { findUserByFirebaseUid, setBlocked, setRole } from '../../src/server/services/users.ts';
+import { REFRESH_REUSE_GRACE_MS } from '../../src/server/auth/sessions.ts';
 import { REFRESH_COOKIE_MAX_AGE_SECONDS } from '../../src/server/auth/tokens.ts';
 import { accountsAppOn, refreshCookieOf } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
@@ -441,16 +442,35 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
       expect(viaHeader.status).toBe(200);
     });
 
-    it('ends the family when a rotated token comes back, so the newer token dies too', async () => {
+    it('ends the family when a rotated token comes back after the grace, so the newer token dies too', async () => {
       const account = await registered();
       const { refreshToken: first } = await session(account.email);
       const rotated = await app.request('/app/auth/refresh', cookie(first));
       const second = String(refreshCookieOf(rotated));
-      const replay = await app.request('/app/auth/refresh', cookie(first));
-      expect(replay.status).toBe(401);
-      expect(await body(replay)).toEqual(EXPIRED);
-      expect(replay.headers.getSetCookie().join()).toContain('refreshToken=;');
-      expect((await app.request('/app/auth/refresh', cookie(second))).status).toBe(401);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + REFRESH_REUSE_GRACE_MS + 1000);
+        const replay = await app.request('/app/auth/refresh', cookie(first));
+        expect(replay.status).toBe(401);
+        expect(await body(replay)).toEqual(EXPIRED);
+        expect(replay.headers.getSetCookie().join()).toContain('refreshToken=;');
+        expect((await app.request('/app/auth/refresh', cookie(second))).status).toBe(401);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('keeps a user signed in when two tabs refresh with the same cookie at once', async () => {
+      const account = await registered();
+      const { refreshToken } = await session(account.email);
+      const [one, two] = await Promise.all([
+        app.request('/app/auth/refresh', cookie(refreshToken)),
+        app.request('/app/auth/refresh', cookie(refreshToken)),
+      ]);
+      expect([one.status, two.status]).toEqual([200, 200]);
+      const next = String(refreshCookieOf(one));
+      expect(refreshCookieOf(two)).toBe(next);
+      expect((await app.request('/app/auth/refresh', cookie(next))).status).toBe(200);
     });
 
     it('answers 401 without a cookie', async () => {

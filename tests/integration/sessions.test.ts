@@ -9,6 +9,7 @@ import { accessKey } from '../../src/server/auth/tokens.ts';
 import { requireAdmin, requireUser } from '../../src/server/middleware/caller.ts';
 import { createUser, setBlocked, setRole } from '../../src/server/services/users.ts';
 import {
+  REFRESH_REUSE_GRACE_MS,
   isSessionActive,
   revokeSession,
   revokeUserSessions,
@@ -97,32 +98,59 @@ describe.each(databaseTargets())('sessions on $name', (target) => {
       });
     });
 
-    it('ends the whole family when a rotated token is presented again', async () => {
+    it('ends the whole family when a rotated token is presented again after the grace', async () => {
       const user = await newUser();
-      const first = await startSession(db(), user.id);
-      const second = await rotateSession(db(), first.refreshToken);
+      const first = await startSession(db(), user.id, { now: T0 });
+      const second = await rotateSession(db(), first.refreshToken, after(SECOND));
       if (!second.ok) throw new Error(`rotation refused: ${second.reason}`);
-      expect(await rotateSession(db(), first.refreshToken)).toEqual({ ok: false, reason: 'reused' });
-      expect(await rotateSession(db(), second.refreshToken)).toEqual({ ok: false, reason: 'revoked' });
+      const late = after(SECOND + REFRESH_REUSE_GRACE_MS + 1);
+      expect(await rotateSession(db(), first.refreshToken, late)).toEqual({ ok: false, reason: 'reused' });
+      expect(await rotateSession(db(), second.refreshToken, late)).toEqual({ ok: false, reason: 'revoked' });
       const rows = await familyRows(first.familyId);
       expect(rows).toHaveLength(2);
       expect(rows.every((row) => row.revokedAt !== null)).toBe(true);
     });
 
-    it('lets exactly one of several concurrent rotations win and treats the others as reuse', async () => {
+    it('answers concurrent rotations of one token with the same next session, so racing tabs stay signed in', async () => {
       const user = await newUser();
       const started = await startSession(db(), user.id);
       const results = await Promise.all(
         Array.from({ length: 8 }, async () => rotateSession(db(), started.refreshToken)),
       );
-      const winners = results.filter((result) => result.ok);
-      expect(winners).toHaveLength(1);
-      const reasons = results.flatMap((result) => (result.ok ? [] : [result.reason]));
-      expect(reasons).toContain('reused');
-      expect(reasons.every((reason) => reason === 'reused' || reason === 'revoked')).toBe(true);
-      const [winner] = winners;
-      if (!winner?.ok) throw new Error('no winner');
-      expect(await rotateSession(db(), winner.refreshToken)).toEqual({ ok: false, reason: 'revoked' });
+      expect(results.every((result) => result.ok)).toBe(true);
+      const tokens = new Set(results.map((result) => (result.ok ? result.refreshToken : '')));
+      const sessionIds = new Set(results.map((result) => (result.ok ? result.sessionId : '')));
+      expect(tokens.size).toBe(1);
+      expect(sessionIds.size).toBe(1);
+      expect(await familyRows(started.familyId)).toHaveLength(2);
+      const [next] = tokens;
+      const third = await rotateSession(db(), String(next));
+      expect(third.ok).toBe(true);
+    });
+
+    it('answers a token rotated moments ago with its successor, following later rotations within the grace', async () => {
+      const user = await newUser();
+      const first = await startSession(db(), user.id, { now: T0 });
+      const second = await rotateSession(db(), first.refreshToken, after(SECOND));
+      if (!second.ok) throw new Error(`rotation refused: ${second.reason}`);
+      const again = await rotateSession(db(), first.refreshToken, after(5 * SECOND));
+      expect(again).toEqual(second);
+      const third = await rotateSession(db(), second.refreshToken, after(6 * SECOND));
+      if (!third.ok) throw new Error(`rotation refused: ${third.reason}`);
+      const late = await rotateSession(db(), first.refreshToken, after(7 * SECOND));
+      expect(late).toMatchObject({ ok: true, sessionId: third.sessionId, refreshToken: third.refreshToken });
+      const rows = await familyRows(first.familyId);
+      expect(rows).toHaveLength(3);
+      expect(rows.every((row) => row.revokedAt === null)).toBe(true);
+    });
+
+    it('does not answer a late copy of a rotated token once the sign-in was ended', async () => {
+      const user = await newUser();
+      const first = await startSession(db(), user.id, { now: T0 });
+      const second = await rotateSession(db(), first.refreshToken, after(SECOND));
+      if (!second.ok) throw new Error(`rotation refused: ${second.reason}`);
+      await revokeSession(db(), second.sessionId, after(2 * SECOND));
+      expect((await rotateSession(db(), first.refreshToken, after(3 * SECOND))).ok).toBe(false);
     });
 
     it('refuses unknown and malformed tokens without touching any session', async () => {

@@ -2,13 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
+import { serverSecret } from './crypto.ts';
 import {
   REFRESH_ABSOLUTE_LIFETIME_SECONDS,
+  childRefreshToken,
   hashRefreshToken,
   looksLikeRefreshToken,
   newRefreshToken,
   sessionExpiry,
 } from './tokens.ts';
+
+/**
+ * How long a just-rotated refresh token is still answered, with the token that replaced it: two tabs
+ * or a retried request refreshing at once must not sign the user out. Presented later, it is reuse.
+ */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
+
+/** How many rotations one late token may be followed through within the grace. */
+const GRACE_HOPS = 3;
 
 /**
  * How long the caller middleware may trust an earlier answer about a session. Revocations made in
@@ -130,12 +141,48 @@ async function revokeFamily(db: Db, familyId: string, now: Date): Promise<string
   return ids;
 }
 
+type SessionRow = typeof sessions.$inferSelect;
+
+/**
+ * The live session that replaced a token rotated less than the grace ago, with its token, following
+ * later rotations within the grace too; undefined when the token is stale or its successor is gone.
+ */
+async function graceSuccessor(
+  db: Db,
+  rotated: SessionRow,
+  token: string,
+  now: Date,
+): Promise<({ ok: true } & RotatedSession) | undefined> {
+  let parent = rotated;
+  let parentToken = token;
+  for (let hop = 0; hop < GRACE_HOPS; hop += 1) {
+    if (parent.replacedAt === null || now.getTime() - parent.replacedAt.getTime() > REFRESH_REUSE_GRACE_MS)
+      return undefined;
+    const child = childRefreshToken(parentToken, serverSecret());
+    const [row] = await db.select().from(sessions).where(eq(sessions.tokenHash, child.hash)).limit(1);
+    if (!row || row.revokedAt || row.familyId !== parent.familyId) return undefined;
+    if (row.replacedAt === null) {
+      return {
+        ok: true,
+        sessionId: row.id,
+        familyId: row.familyId,
+        userId: row.userId,
+        refreshToken: child.token,
+      };
+    }
+    parent = row;
+    parentToken = child.token;
+  }
+  return undefined;
+}
+
 /**
  * Exchanges a refresh token for the next one. Rows of a family share created_at (the sign-in) and
  * expires_at, so the absolute limit counts from sign-in while the idle limit counts from the last
- * rotation. A token that was already rotated is a stolen copy or a replay: the whole family ends.
- * The old row is claimed with a conditional update, so of two concurrent rotations exactly one wins
- * and the other counts as reuse.
+ * rotation. The next token is derived from the old one, so a token rotated less than
+ * REFRESH_REUSE_GRACE_MS ago is answered with the same next token (racing tabs, retries); presented
+ * later it is a stolen copy or a replay and the whole family ends. The old row is claimed with a
+ * conditional update, so of concurrent rotations exactly one creates the next session.
  */
 export async function rotateSession(
   db: Db,
@@ -151,6 +198,8 @@ export async function rotateSession(
   if (!row) return { ok: false, reason: 'unknown' };
   if (row.revokedAt) return { ok: false, reason: 'revoked' };
   if (row.replacedAt) {
+    const successor = await graceSuccessor(db, row, refreshToken, now);
+    if (successor) return successor;
     await revokeFamily(db, row.familyId, now);
     return { ok: false, reason: 'reused' };
   }
@@ -160,7 +209,7 @@ export async function rotateSession(
   ) {
     return { ok: false, reason: 'expired' };
   }
-  const next = newRefreshToken();
+  const next = childRefreshToken(refreshToken, serverSecret());
   const rotated = await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(sessions)
@@ -185,12 +234,10 @@ export async function rotateSession(
     return inserted.id;
   });
   if (rotated === null) {
-    const [current] = await db
-      .select({ revokedAt: sessions.revokedAt })
-      .from(sessions)
-      .where(eq(sessions.id, row.id))
-      .limit(1);
+    const [current] = await db.select().from(sessions).where(eq(sessions.id, row.id)).limit(1);
     if (current?.revokedAt) return { ok: false, reason: 'revoked' };
+    const successor = current ? await graceSuccessor(db, current, refreshToken, now) : undefined;
+    if (successor) return successor;
     await revokeFamily(db, row.familyId, now);
     return { ok: false, reason: 'reused' };
   }

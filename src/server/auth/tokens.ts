@@ -1,4 +1,12 @@
-import { createHash, createSecretKey, hkdfSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  randomUUID,
+  type KeyObject,
+} from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { serverSecret } from './crypto.ts';
@@ -206,6 +214,18 @@ export function hashRefreshToken(token: string): string {
 /** Mints an opaque refresh token of 256 random bits, so it cannot be guessed or derived. */
 export function newRefreshToken(): RefreshToken {
   const token = randomBytes(REFRESH_TOKEN_BYTES).toString('base64url');
+  return { token, hash: hashRefreshToken(token) };
+}
+
+/**
+ * The token that replaces a refresh token when it is rotated, derived from it with the server secret
+ * (HMAC-SHA256, 256 bits like a fresh one). Deriving rather than drawing it lets two refreshes that
+ * race with the same token both be answered with the same next token, without storing any token.
+ */
+export function childRefreshToken(parentToken: string, secret: string): RefreshToken {
+  const token = createHmac('sha256', secret)
+    .update(`refresh-child:${parentToken}`, 'utf8')
+    .digest('base64url');
   return { token, hash: hashRefreshToken(token) };
 }
 
