@@ -35,13 +35,30 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-/** Closes a server and drops its open connections. */
-export function closeServer(server: Server): Promise<void> {
+/** How long a stopping server lets requests in flight finish before it drops their connections. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+const IDLE_SWEEP_MS = 100;
+
+/**
+ * Stops a server gracefully: it accepts no new connections, requests in flight finish and their
+ * answers are sent, idle keep-alive connections close as they become idle, and whatever is still
+ * running after `graceMs` is dropped, so a stop never hangs on a slow client.
+ */
+export function closeServer(server: Server, graceMs: number = SHUTDOWN_GRACE_MS): Promise<void> {
   return new Promise((resolve) => {
+    const sweep = setInterval(() => {
+      server.closeIdleConnections();
+    }, IDLE_SWEEP_MS);
+    const deadline = setTimeout(() => {
+      server.closeAllConnections();
+    }, graceMs);
     server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
       resolve();
     });
-    server.closeAllConnections();
+    server.closeIdleConnections();
   });
 }
 
@@ -97,6 +114,7 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
   return {
     siteUrl: displayUrl(host, sitePort),
     dataApiUrl: displayUrl(host, dataApi.port),
+    /** Finishes requests in flight (at most SHUTDOWN_GRACE_MS), flushes the usage meter, closes the database. */
     async stop() {
       await Promise.all([closeServer(site), closeServer(dataApi.server)]);
       await closeSharedDataApi();
