@@ -1,13 +1,18 @@
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { accountsApp } from '../../src/server/app/accounts-app.ts';
-import { closeDatabase } from '../../src/server/db/client.ts';
+import { closeDatabase, getDatabase } from '../../src/server/db/client.ts';
 import { sharedDataApi } from '../../src/server/data-api/app.ts';
+import {
+  closeSharedRateLimitStore,
+  sharedRateLimitStore,
+} from '../../src/server/middleware/rate-limit-store.ts';
 
 const saved = { ...process.env };
 
 beforeEach(() => {
   process.env.DATA_DIR = 'memory://';
   delete process.env.DATABASE_URL;
+  delete process.env.REDIS_URL;
   process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
 });
 
@@ -25,6 +30,8 @@ describe('site health', () => {
   });
 
   it('is ready when the database and the identity provider answer', async () => {
+    // Opened (and migrated) first: a first open on a busy machine can outlast the probe's time limit.
+    await getDatabase();
     const res = await accountsApp.request('/readyz');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok', checks: { database: 'ok', identity: 'ok' } });
@@ -48,6 +55,40 @@ describe('site health', () => {
     const body = (await res.json()) as { reason: string; checks: Record<string, string> };
     expect(body.reason).toMatch(/^database: /);
     expect(body.checks.database).toBe('failing');
+  });
+
+  it('reports the rate limits as degraded, and stays ready, while the configured Redis is down', async () => {
+    process.env.REDIS_URL = 'redis://127.0.0.1:1';
+    await closeSharedRateLimitStore();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const res = await accountsApp.request('/readyz');
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { status: string; reason: string; checks: Record<string, string> };
+      expect(body.status).toBe('degraded');
+      expect(body.checks).toEqual({ database: 'ok', identity: 'ok', limits: 'degraded' });
+      expect(body.reason).toMatch(/^rate limits: redis:\/\/127\.0\.0\.1:1 \w+; counting in this process/);
+    } finally {
+      await closeSharedRateLimitStore();
+      warn.mockRestore();
+    }
+  });
+
+  it('reports the rate limits as ok once the configured Redis answers', async () => {
+    process.env.REDIS_URL = 'redis://127.0.0.1:6379';
+    await closeSharedRateLimitStore();
+    try {
+      const store = sharedRateLimitStore();
+      await store.hit(`health-${Date.now()}`, 1000, 10);
+      const res = await accountsApp.request('/readyz');
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        status: 'ok',
+        checks: { database: 'ok', identity: 'ok', limits: 'ok' },
+      });
+    } finally {
+      await closeSharedRateLimitStore();
+    }
   });
 
   it('answers unknown API paths with a JSON 404 that names the path', async () => {

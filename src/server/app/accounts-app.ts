@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { database, type AccountsEnv } from './context.ts';
 import { apiError, handleApiError } from './errors.ts';
-import { checkDatabase, healthRoutes } from './health.ts';
+import { checkDatabase, checkRateLimits, healthRoutes } from './health.ts';
 import { checkIdentityProvider } from '../auth/identity.ts';
 import { bodyLimit, requireJson } from '../middleware/body.ts';
 import { caller } from '../middleware/caller.ts';
@@ -47,7 +47,14 @@ const api = new Hono<AccountsEnv>()
  */
 export const accountsApp = new Hono<AccountsEnv>()
   .use(securityHeaders())
-  .route('/', healthRoutes({ database: () => checkDatabase(), identity: () => checkIdentityProvider() }))
+  .route(
+    '/',
+    healthRoutes({
+      database: () => checkDatabase(),
+      identity: () => checkIdentityProvider(),
+      limits: () => checkRateLimits(),
+    }),
+  )
   .use(siteCors(), originCheck(), bodyLimit(BODY_LIMIT_BYTES), requireJson())
   .route('/', api)
   .all('*', (c) => apiError(c, 404, `No API route for ${c.req.method} ${c.req.path}`));

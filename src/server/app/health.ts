@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { getDatabase } from '../db/client.ts';
 import type { Check } from '../auth/identity.ts';
+import { sharedRateLimitStore, type RateLimitStore } from '../middleware/rate-limit-store.ts';
 
 /** The innermost cause's message: "connect ECONNREFUSED …" says more than "Failed query: select 1". */
 function rootCause(error: unknown): string {
@@ -32,7 +33,31 @@ export async function checkDatabase(timeoutMs = 2000): Promise<Check> {
   }
 }
 
-type Probe = () => Promise<Check>;
+/**
+ * A probe's answer: ready, failing (the instance should get no traffic), degraded (it serves, with
+ * something weaker than usual: a reason to look, not to take it out of rotation), or undefined when
+ * the dependency is not configured here.
+ */
+export type ProbeResult = Check | { ok: true; degraded: string } | undefined;
+
+type Probe = () => Promise<ProbeResult> | ProbeResult;
+
+/**
+ * The shared rate-limit store: degraded while Redis is configured but unreachable (limits are then
+ * counted per process); not reported without Redis.
+ */
+export function checkRateLimits(store: RateLimitStore = sharedRateLimitStore()): ProbeResult {
+  if (store.sharedCountingProblem === undefined) return undefined;
+  const problem = store.sharedCountingProblem();
+  return problem === undefined
+    ? { ok: true }
+    : { ok: true, degraded: `rate limits: ${problem}; counting in this process until it is back` };
+}
+
+function verdict(result: Exclude<ProbeResult, undefined>): 'ok' | 'degraded' | 'failing' {
+  if (!result.ok) return 'failing';
+  return 'degraded' in result ? 'degraded' : 'ok';
+}
 
 /**
  * Liveness and readiness for load balancers: livez never touches dependencies, readyz names the
@@ -42,13 +67,18 @@ export function healthRoutes(probes: Record<string, Probe>) {
   return new Hono()
     .get('/livez', (c) => c.json({ status: 'ok' }))
     .get('/readyz', async (c) => {
-      const results = await Promise.all(
+      const answered = await Promise.all(
         Object.entries(probes).map(async ([name, probe]) => [name, await probe()] as const),
       );
-      const checks = Object.fromEntries(results.map(([name, r]) => [name, r.ok ? 'ok' : 'failing']));
-      const failed = results.map(([, r]) => r).find((r) => !r.ok);
+      const results = answered.flatMap(([name, r]) => (r === undefined ? [] : [[name, r] as const]));
+      const checks = Object.fromEntries(results.map(([name, r]) => [name, verdict(r)]));
       c.header('Cache-Control', 'no-store');
-      if (failed) return c.json({ status: 'unavailable', reason: failed.reason, checks }, 503);
+      for (const [, r] of results) {
+        if (!r.ok) return c.json({ status: 'unavailable', reason: r.reason, checks }, 503);
+      }
+      for (const [, r] of results) {
+        if ('degraded' in r) return c.json({ status: 'degraded', reason: r.degraded, checks });
+      }
       return c.json({ status: 'ok', checks });
     });
 }

@@ -19,6 +19,11 @@ export interface RateLimitStore {
   /** Counts a request under `key` if it fits `limit` requests per `windowMs`; refused requests are not counted. */
   hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult>;
   close(): Promise<void>;
+  /**
+   * Why the shared counting is not available right now (its store is unreachable and requests are
+   * counted in this process), or undefined when it is; absent for stores that share nothing.
+   */
+  sharedCountingProblem?(): string | undefined;
 }
 
 interface Log {
@@ -205,8 +210,10 @@ export function describeRedisUrl(url: string): string {
 
 /**
  * The shared store: every process counts against one budget per key. When Redis cannot be
- * reached the store fails open to per-process counting (a single warning per outage), because
- * refusing every sign-in while Redis is down would turn a cache outage into a site outage.
+ * reached the store fails open to per-process counting (a single warning per outage, and readiness
+ * reports the limits as degraded), because refusing every sign-in and API call while Redis is down
+ * would turn a cache outage into a site outage; each instance still enforces the limits for what it
+ * sees, so the budget is at most the number of instances times the limit until Redis is back.
  */
 export class RedisStore implements RateLimitStore {
   readonly redis: Redis;
@@ -248,6 +255,11 @@ export class RedisStore implements RateLimitStore {
         `rate limits: ${this.label} unavailable (${reason}); counting in this process until it is back`,
       ),
     );
+  }
+
+  sharedCountingProblem(): string | undefined {
+    const status = this.redis.status;
+    return status === 'ready' ? undefined : `${this.label} ${status}`;
   }
 
   async hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
