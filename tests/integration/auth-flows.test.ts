@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { apiKeys, auditLog, campaigns, sessions, surveys, users } from '../../src/server/db/schema.ts';
 import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
+import { portalRoutes } from '../../src/server/routes/portal.ts';
 import { adminRoutes } from '../../src/server/routes/admin.ts';
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';
@@ -106,6 +107,7 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
 
   const app = accountsAppOn(db, [
     ['/portal', portalAuthRoutes],
+    ['/portal', portalRoutes],
     ['/app', appServerRoutes],
     ['/admin', adminRoutes],
   ]);
@@ -548,6 +550,33 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
       });
       expect(res.status).toBe(200);
       expect((await app.request('/app/auth/refresh', cookie(refreshToken))).status).toBe(401);
+    });
+  });
+
+  describe('the questionnaire of a sign-up without a session yet', () => {
+    it("accepts and reports answers proven by the address's own ID token, and no one else's", async () => {
+      const google = await googleSignIn();
+      const own = await app.request(
+        '/portal/account/submit-survey',
+        post(
+          { email: google.email, type: 'signup', ...answers() },
+          { Authorization: `Bearer ${google.idToken}` },
+        ),
+      );
+      expect(own.status).toBe(201);
+      const found = await app.request(
+        `/portal/account/get-survey?email=${encodeURIComponent(google.email)}&type=signup`,
+        bearer(google.idToken),
+      );
+      expect(await body(found)).toEqual({ email: google.email, type: 'signup' });
+      const other = await app.request(
+        '/portal/account/submit-survey',
+        post(
+          { email: freshEmail('other'), type: 'signup', ...answers() },
+          { Authorization: `Bearer ${google.idToken}` },
+        ),
+      );
+      expect(other.status).toBe(403);
     });
   });
 

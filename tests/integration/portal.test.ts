@@ -76,26 +76,83 @@ describe('POST /api/portal/auth/validate-email', () => {
   });
 });
 
+/** A signed-in account with this address: the bearer header of its session. */
+async function signedInAs(email: string): Promise<Record<string, string>> {
+  const { db } = await getDatabase();
+  const [owner] = await db
+    .insert(users)
+    .values({ firebaseUid: `uid-${email}`, email, username: email.split('@')[0] ?? 'x', emailVerified: true })
+    .returning();
+  if (!owner) throw new Error('test user not created');
+  const session = await startSession(db, owner.id);
+  return { Authorization: `Bearer ${await signSessionToken(owner, session.sessionId)}` };
+}
+
 describe('the questionnaire record', () => {
-  it('stores a sign-up survey once and reports that it exists, without showing the answers', async () => {
-    const first = await post('/portal/account/submit-survey', {
-      email: 'Sam@Example.com',
-      type: 'signup',
-      ...answers,
-    });
+  it('stores a sign-up survey once and reports that it exists to its owner, without showing the answers', async () => {
+    const sam = await signedInAs('Sam@Example.com');
+    const first = await post(
+      '/portal/account/submit-survey',
+      { email: 'Sam@Example.com', type: 'signup', ...answers },
+      sam,
+    );
     expect(first.status).toBe(201);
-    const again = await post('/portal/account/submit-survey', {
-      email: 'sam@example.com',
-      type: 'signup',
-      ...answers,
-    });
+    const again = await post(
+      '/portal/account/submit-survey',
+      { email: 'sam@example.com', type: 'signup', ...answers },
+      sam,
+    );
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ created: false });
 
-    const found = await get('/portal/account/get-survey?email=SAM%40example.com&type=signup');
+    const found = await get('/portal/account/get-survey?email=SAM%40example.com&type=signup', sam);
     expect(await found.json()).toEqual({ email: 'Sam@Example.com', type: 'signup' });
-    const missing = await get('/portal/account/get-survey?email=nobody%40example.com&type=signup');
+    const kim = await signedInAs('kim@example.com');
+    const missing = await get('/portal/account/get-survey?email=kim%40example.com&type=signup', kim);
     expect(await missing.json()).toEqual({});
+  });
+
+  it('tells nobody without proof of an address whether it has signed up', async () => {
+    const owner = await signedInAs('known@example.com');
+    await post(
+      '/portal/account/submit-survey',
+      { email: 'known@example.com', type: 'signup', ...answers },
+      owner,
+    );
+    const anonymous = await get('/portal/account/get-survey?email=known%40example.com&type=signup');
+    expect(anonymous.status).toBe(401);
+    const unknownAnonymous = await get('/portal/account/get-survey?email=unknown%40example.com&type=signup');
+    expect(unknownAnonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual(await unknownAnonymous.json());
+    const other = await signedInAs('nosy@example.com');
+    const nosy = await get('/portal/account/get-survey?email=known%40example.com&type=signup', other);
+    expect(nosy.status).toBe(403);
+    expect(await nosy.json()).toEqual({
+      error: 'You can only answer or look up the questionnaire of your own address.',
+    });
+  });
+
+  it("refuses answers written for someone else, so the owner's own answers are the ones kept", async () => {
+    const anonymous = await post('/portal/account/submit-survey', {
+      email: 'victim@example.com',
+      type: 'signup',
+      ...answers,
+    });
+    expect(anonymous.status).toBe(401);
+    const other = await signedInAs('squatter@example.com');
+    const squatted = await post(
+      '/portal/account/submit-survey',
+      { email: 'victim@example.com', type: 'signup', ...answers },
+      other,
+    );
+    expect(squatted.status).toBe(403);
+    const victim = await signedInAs('victim@example.com');
+    const own = await post(
+      '/portal/account/submit-survey',
+      { email: 'victim@example.com', type: 'signup', ...answers },
+      victim,
+    );
+    expect(own.status).toBe(201);
   });
 
   it('refuses an answer that is not one of the options, naming the question', async () => {

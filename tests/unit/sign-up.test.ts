@@ -563,7 +563,10 @@ describe('Google sign-up', () => {
       },
     });
     expect(dataLayer).toEqual([{ event: 'sign_up', method: 'google.com', category: 'Page' }]);
-    expect(requestOf('account/get-survey')).toEqual({ query: { email: EMAIL, type: 'signup' } });
+    expect(requestOf('account/get-survey')).toEqual({
+      query: { email: EMAIL, type: 'signup' },
+      headers: { Authorization: 'Bearer access-google' },
+    });
     expect($signUp.get().phase).toBe('questionnaire');
     expect($auth.get().accessToken).toBe(PUBLIC_TOKEN);
   });

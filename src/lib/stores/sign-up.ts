@@ -412,7 +412,7 @@ export async function continueWithGoogle(
     await saveCampaign(email);
     pushSignUpEvent(providerId, categoryOf(variant));
   }
-  if (onPricingPage() || (await surveyOnRecord(email))) {
+  if (onPricingPage() || (await surveyOnRecord(email, session.accessToken))) {
     await finishSocial(variant, session);
     return;
   }
@@ -433,13 +433,15 @@ async function saveCampaign(email: string): Promise<void> {
 
 /**
  * Whether the questionnaire was already answered for the address (SPEC §7 get-survey: an `email`
- * field means it was). When the check fails the visitor is not held up: the questionnaire is
- * optional for an account that already exists.
+ * field means it was). The server answers only the owner of the address, so the new session's
+ * access token goes with the call (the session is stored only when the sign-up finishes). When the
+ * check fails the visitor is not held up: the questionnaire is optional for an existing account.
  */
-async function surveyOnRecord(email: string): Promise<boolean> {
+async function surveyOnRecord(email: string, accessToken: string): Promise<boolean> {
   try {
     const answer = await portal<Record<string, unknown>>('account/get-survey', {
       query: { email, type: 'signup' },
+      headers: { Authorization: `Bearer ${accessToken}` },
     });
     return typeof answer === 'object' && 'email' in answer;
   } catch (error) {

@@ -8,10 +8,17 @@ import {
   MAX_EMAIL_LENGTH,
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
+  normalizeEmail,
   PASSWORD_MESSAGE,
   utmShape,
 } from '../../lib/validation.ts';
+import type { Context } from 'hono';
 import type { AccountsEnv } from '../app/context.ts';
+import { apiError } from '../app/errors.ts';
+import { bearerToken } from '../app/request.ts';
+import { verifyIdToken } from '../auth/identity.ts';
+import { SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
+import { findUserById } from '../services/users.ts';
 import { users } from '../db/schema.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, type JsonInput, queryParams } from '../middleware/validate.ts';
@@ -51,6 +58,41 @@ const surveyBody = z.strictObject({
   ...signupAnswersSchema.shape,
 });
 
+/** The questionnaire of another address is neither written nor read. */
+export const OTHER_ADDRESS_SURVEY_MESSAGE =
+  'You can only answer or look up the questionnaire of your own address.';
+
+const surveyLimit = rateLimit({ name: 'survey-ip', limit: 30, windowMs: 60_000, key: ipKey });
+
+/**
+ * The address the request proves it owns: the signed-in user's, or that of a Firebase ID token sent
+ * as the bearer (a sign-up that has no session yet); undefined without such proof.
+ */
+async function provenAddress(c: Context<AccountsEnv>): Promise<string | undefined> {
+  const who = c.var.caller;
+  if (who.kind === 'user') return (await findUserById(c.var.db, who.userId))?.email;
+  const bearer = who.kind === 'anonymous' ? bearerToken(c) : undefined;
+  if (bearer === undefined) return undefined;
+  const checked = await verifyIdToken(bearer);
+  return checked.ok ? (checked.email ?? undefined) : undefined;
+}
+
+/**
+ * Why a questionnaire call about `email` is refused: 401 without proof of any address, 403 for
+ * another address than the proven one; null when the caller owns the address. Without this, anyone
+ * could learn who signed up and write answers ahead of the owner.
+ */
+async function addressRefusal(
+  c: Context<AccountsEnv>,
+  email: string,
+  message: string,
+): Promise<Response | null> {
+  const proven = await provenAddress(c);
+  if (proven === undefined) return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
+  if (normalizeEmail(proven) !== normalizeEmail(email)) return apiError(c, 403, message);
+  return null;
+}
+
 const campaignBody = z.strictObject({
   campaign: z.strictObject({ email: z.string().max(MAX_EMAIL_LENGTH).optional(), ...utmShape }),
 });
@@ -78,21 +120,26 @@ export const portalRoutes = new Hono<AccountsEnv>()
       return c.json(true);
     },
   )
-  .post('/account/submit-survey', jsonBody(surveyBody), async (c) => {
+  .post('/account/submit-survey', surveyLimit, jsonBody(surveyBody), async (c) => {
     const { email, type, ...answers } = c.req.valid('json');
     if (!isEmailAddress(email)) return c.json({ error: `email: ${EMAIL_MESSAGE}`, field: 'email' }, 400);
+    const refusal = await addressRefusal(c, email, OTHER_ADDRESS_SURVEY_MESSAGE);
+    if (refusal) return refusal;
     const result = await submitSurvey(c.var.db, { email, type, answers });
     return c.json({ created: result.created }, result.created ? 201 : 200);
   })
   .get(
     '/account/get-survey',
+    surveyLimit,
     queryParams(
       z.strictObject({ email: z.string().trim().min(1).max(MAX_EMAIL_LENGTH), type: z.literal('signup') }),
     ),
     async (c) => {
       const { email, type } = c.req.valid('query');
+      const refusal = await addressRefusal(c, email, OTHER_ADDRESS_SURVEY_MESSAGE);
+      if (refusal) return refusal;
       const survey = await getSurvey(c.var.db, email, type);
-      // Only whether it exists: the answers are not shown to whoever knows an address.
+      // Only whether it exists, and only to the owner of the address.
       return c.json(survey ? { email: survey.email, type: survey.type } : {});
     },
   )
