@@ -1,4 +1,10 @@
 import {
+  lineNames,
+  type BalanceLineName,
+  type CashFlowLineName,
+  type IncomeLineName,
+} from '../../../../lib/statement-fields.ts';
+import {
   addMonths,
   addWeekdays,
   dayOf,
@@ -18,144 +24,10 @@ import { ANCHOR_DAY, type SecuritySpec } from './universe.ts';
  * are the sums of their quarters (flows) and the fourth quarter's balance sheet.
  */
 
-/** FMP's income-statement fields after the identity fields, in FMP's order. */
-export const INCOME_FIELDS = [
-  'revenue',
-  'costOfRevenue',
-  'grossProfit',
-  'researchAndDevelopmentExpenses',
-  'generalAndAdministrativeExpenses',
-  'sellingAndMarketingExpenses',
-  'sellingGeneralAndAdministrativeExpenses',
-  'otherExpenses',
-  'operatingExpenses',
-  'costAndExpenses',
-  'netInterestIncome',
-  'interestIncome',
-  'interestExpense',
-  'depreciationAndAmortization',
-  'ebitda',
-  'ebit',
-  'nonOperatingIncomeExcludingInterest',
-  'operatingIncome',
-  'totalOtherIncomeExpensesNet',
-  'incomeBeforeTax',
-  'incomeTaxExpense',
-  'netIncomeFromContinuingOperations',
-  'netIncomeFromDiscontinuedOperations',
-  'otherAdjustmentsToNetIncome',
-  'netIncome',
-  'netIncomeDeductions',
-  'bottomLineNetIncome',
-  'eps',
-  'epsDiluted',
-  'weightedAverageShsOut',
-  'weightedAverageShsOutDil',
-] as const;
-
-/** FMP's balance-sheet-statement fields after the identity fields, in FMP's order. */
-export const BALANCE_FIELDS = [
-  'cashAndCashEquivalents',
-  'shortTermInvestments',
-  'cashAndShortTermInvestments',
-  'netReceivables',
-  'accountsReceivables',
-  'otherReceivables',
-  'inventory',
-  'prepaids',
-  'otherCurrentAssets',
-  'totalCurrentAssets',
-  'propertyPlantEquipmentNet',
-  'goodwill',
-  'intangibleAssets',
-  'goodwillAndIntangibleAssets',
-  'longTermInvestments',
-  'taxAssets',
-  'otherNonCurrentAssets',
-  'totalNonCurrentAssets',
-  'otherAssets',
-  'totalAssets',
-  'totalPayables',
-  'accountPayables',
-  'otherPayables',
-  'accruedExpenses',
-  'shortTermDebt',
-  'capitalLeaseObligationsCurrent',
-  'taxPayables',
-  'deferredRevenue',
-  'otherCurrentLiabilities',
-  'totalCurrentLiabilities',
-  'longTermDebt',
-  'capitalLeaseObligationsNonCurrent',
-  'deferredRevenueNonCurrent',
-  'deferredTaxLiabilitiesNonCurrent',
-  'otherNonCurrentLiabilities',
-  'totalNonCurrentLiabilities',
-  'otherLiabilities',
-  'capitalLeaseObligations',
-  'totalLiabilities',
-  'treasuryStock',
-  'preferredStock',
-  'commonStock',
-  'retainedEarnings',
-  'additionalPaidInCapital',
-  'accumulatedOtherComprehensiveIncomeLoss',
-  'otherTotalStockholdersEquity',
-  'totalStockholdersEquity',
-  'totalEquity',
-  'minorityInterest',
-  'totalLiabilitiesAndTotalEquity',
-  'totalInvestments',
-  'totalDebt',
-  'netDebt',
-] as const;
-
-/** FMP's cash-flow-statement fields after the identity fields, in FMP's order. */
-export const CASH_FLOW_FIELDS = [
-  'netIncome',
-  'depreciationAndAmortization',
-  'deferredIncomeTax',
-  'stockBasedCompensation',
-  'changeInWorkingCapital',
-  'accountsReceivables',
-  'inventory',
-  'accountsPayables',
-  'otherWorkingCapital',
-  'otherNonCashItems',
-  'netCashProvidedByOperatingActivities',
-  'investmentsInPropertyPlantAndEquipment',
-  'acquisitionsNet',
-  'purchasesOfInvestments',
-  'salesMaturitiesOfInvestments',
-  'otherInvestingActivities',
-  'netCashProvidedByInvestingActivities',
-  'netDebtIssuance',
-  'longTermNetDebtIssuance',
-  'shortTermNetDebtIssuance',
-  'netStockIssuance',
-  'netCommonStockIssuance',
-  'commonStockIssuance',
-  'commonStockRepurchased',
-  'netPreferredStockIssuance',
-  'netDividendsPaid',
-  'commonDividendsPaid',
-  'preferredDividendsPaid',
-  'otherFinancingActivities',
-  'netCashProvidedByFinancingActivities',
-  'effectOfForexChangesOnCash',
-  'netChangeInCash',
-  'cashAtEndOfPeriod',
-  'cashAtBeginningOfPeriod',
-  'operatingCashFlow',
-  'capitalExpenditure',
-  'freeCashFlow',
-  'incomeTaxesPaid',
-  'interestPaid',
-] as const;
-
-export type IncomeField = (typeof INCOME_FIELDS)[number];
-export type BalanceField = (typeof BALANCE_FIELDS)[number];
-export type CashFlowField = (typeof CASH_FLOW_FIELDS)[number];
+/** Each statement's line names, in FMP's order: the generator fills them all, the fiscal year sums its flows. */
+const INCOME_FIELDS = lineNames('income');
+const BALANCE_FIELDS = lineNames('balance');
+const CASH_FLOW_FIELDS = lineNames('cashFlow');
 
 export interface PeriodStatements {
   fiscalYear: number;
@@ -167,9 +39,9 @@ export interface PeriodStatements {
   filingDay: number;
   /** Split factor at the period end: share counts are reported in the terms of that date. */
   shareFactor: number;
-  income: Record<IncomeField, number>;
-  balance: Record<BalanceField, number>;
-  cashFlow: Record<CashFlowField, number>;
+  income: Record<IncomeLineName, number>;
+  balance: Record<BalanceLineName, number>;
+  cashFlow: Record<CashFlowLineName, number>;
 }
 
 export interface CompanyFundamentals {
@@ -246,7 +118,7 @@ function sbcRatio(sector: string): number {
   return 0.01;
 }
 
-function balanceSheet(s: State): Record<BalanceField, number> {
+function balanceSheet(s: State): Record<BalanceLineName, number> {
   const cashAndShortTermInvestments = s.cash + s.sti;
   const netReceivables = s.ar + s.otherReceivables;
   const totalCurrentAssets =
@@ -612,7 +484,7 @@ export function generateFundamentals(
       state.aoci = before.aoci + fx + revaluation;
 
       const balance = balanceSheet(state);
-      const income: Record<IncomeField, number> = {
+      const income: Record<IncomeLineName, number> = {
         revenue: R,
         costOfRevenue,
         grossProfit,
@@ -645,7 +517,7 @@ export function generateFundamentals(
         weightedAverageShsOut: weighted,
         weightedAverageShsOutDil: diluted,
       };
-      const cashFlow: Record<CashFlowField, number> = {
+      const cashFlow: Record<CashFlowLineName, number> = {
         netIncome,
         depreciationAndAmortization: da,
         deferredIncomeTax: deferredTaxApplied,
