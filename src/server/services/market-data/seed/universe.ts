@@ -16,7 +16,12 @@ import {
   INDEXES,
   TEST_EXTRA_SYMBOLS,
   USD_PER_UNIT,
+  type CommodityDef,
+  type CryptoDef,
   type EtfTheme,
+  type FamiliarStock,
+  type ForexDef,
+  type IndexDef,
 } from './universe-data.ts';
 
 /**
@@ -378,76 +383,73 @@ function fundamentalsFor(spec: SecuritySpec, random: Random, firstFiscalYear: nu
   };
 }
 
-/** The full universe, before any cut for the test scale. Pure function of the seed. */
-function fullUniverse(seed: number): SecuritySpec[] {
-  const used = new Set<string>(FAMILIAR_SYMBOLS);
-  const specs: SecuritySpec[] = [];
+/** A familiar company: its real name, the outline of its real price history and its business character. */
+function familiarStockSpec(f: FamiliarStock): SecuritySpec {
+  const anchor = ANCHOR_PRICES[f.symbol] ?? 100;
+  const ipoDay = toDay(f.ipo);
+  const startDay = Math.max(PRICE_EPOCH_DAY, ipoDay);
+  const [firstIso, firstPrice] = f.knots[0] ?? [f.ipo, anchor];
+  const ex = EXCHANGES.find((e) => e.code === f.exchange);
+  return {
+    symbol: f.symbol,
+    name: f.name,
+    assetType: 'stock',
+    exchange: f.exchange,
+    exchangeFullName: ex?.fullName ?? f.exchange,
+    currency: 'USD',
+    country: 'US',
+    sector: f.sector,
+    industry: f.industry,
+    sharesOutstanding: f.shares,
+    sample: true,
+    details: {},
+    familiar: true,
+    tier: 'core',
+    calendar: 'exchange',
+    startDay,
+    knots: knotList(Math.max(startDay, toDay(firstIso)), firstPrice, f.knots.slice(1), anchor),
+    vol: f.vol,
+    beta: f.beta,
+    factor: 'equity',
+    model: 'gbm',
+    fixedSplits: f.splits.map(([iso, numerator, denominator]) => ({
+      day: toDay(iso),
+      numerator,
+      denominator,
+    })),
+    splitRate: 0,
+    dividend: f.dividend
+      ? {
+          yield: f.dividend.yield,
+          startDay: toDay(f.dividend.start),
+          frequency: 'Quarterly',
+          firstMonth: f.dividend.firstMonth,
+          dayOfMonth: f.dividend.dayOfMonth,
+        }
+      : null,
+    fundamentals: {
+      fiscalYearEndMonth: f.fyEnd,
+      revenue: f.revenue,
+      growth: f.growth,
+      grossMargin: f.grossMargin,
+      netMargin: f.netMargin,
+      researchRatio: f.research,
+      capexRatio: f.capex,
+      inventoryDays: f.inventoryDays,
+      taxRate: 0.16,
+      shareChange: f.shareChange,
+      firstFiscalYear: Math.max(2012, Number(f.ipo.slice(0, 4)) + 1),
+      seasonal: f.seasonal,
+    },
+    ipoDate: f.ipo,
+    volume: f.shares * (f.symbol === 'TSLA' ? 0.03 : 0.006),
+    marketCap: f.shares * anchor,
+    facts: f.facts,
+  };
+}
 
-  for (const f of FAMILIAR_STOCKS) {
-    const anchor = ANCHOR_PRICES[f.symbol] ?? 100;
-    const ipoDay = toDay(f.ipo);
-    const startDay = Math.max(PRICE_EPOCH_DAY, ipoDay);
-    const [firstIso, firstPrice] = f.knots[0] ?? [f.ipo, anchor];
-    const ex = EXCHANGES.find((e) => e.code === f.exchange);
-    specs.push({
-      symbol: f.symbol,
-      name: f.name,
-      assetType: 'stock',
-      exchange: f.exchange,
-      exchangeFullName: ex?.fullName ?? f.exchange,
-      currency: 'USD',
-      country: 'US',
-      sector: f.sector,
-      industry: f.industry,
-      sharesOutstanding: f.shares,
-      sample: true,
-      details: {},
-      familiar: true,
-      tier: 'core',
-      calendar: 'exchange',
-      startDay,
-      knots: knotList(Math.max(startDay, toDay(firstIso)), firstPrice, f.knots.slice(1), anchor),
-      vol: f.vol,
-      beta: f.beta,
-      factor: 'equity',
-      model: 'gbm',
-      fixedSplits: f.splits.map(([iso, numerator, denominator]) => ({
-        day: toDay(iso),
-        numerator,
-        denominator,
-      })),
-      splitRate: 0,
-      dividend: f.dividend
-        ? {
-            yield: f.dividend.yield,
-            startDay: toDay(f.dividend.start),
-            frequency: 'Quarterly',
-            firstMonth: f.dividend.firstMonth,
-            dayOfMonth: f.dividend.dayOfMonth,
-          }
-        : null,
-      fundamentals: {
-        fiscalYearEndMonth: f.fyEnd,
-        revenue: f.revenue,
-        growth: f.growth,
-        grossMargin: f.grossMargin,
-        netMargin: f.netMargin,
-        researchRatio: f.research,
-        capexRatio: f.capex,
-        inventoryDays: f.inventoryDays,
-        taxRate: 0.16,
-        shareChange: f.shareChange,
-        firstFiscalYear: Math.max(2012, Number(f.ipo.slice(0, 4)) + 1),
-        seasonal: f.seasonal,
-      },
-      ipoDate: f.ipo,
-      volume: f.shares * (f.symbol === 'TSLA' ? 0.03 : 0.006),
-      marketCap: f.shares * anchor,
-      facts: f.facts,
-    });
-  }
-
-  // Generated companies: sized, then tiered by size (the largest US names get the long history).
+/** Generated companies: sized, then tiered by size (the largest US names get the long history). */
+function tieredGeneratedStocks(seed: number, used: Set<string>): SecuritySpec[] {
   const generated = generatedStocks(seed, used);
   const usByCap = generated
     .filter((s) => s.country === 'US')
@@ -487,12 +489,14 @@ function fullUniverse(seed: number): SecuritySpec[] {
     if (spec.tier !== 'tail') {
       spec.fundamentals = fundamentalsFor(spec, random, spec.tier === 'core' ? 2012 : 2018);
     }
-    specs.push(spec);
   }
+  return generated;
+}
 
-  // Exchange-traded funds.
+/** Exchange-traded funds: SPY and QQQ, then generated funds of every theme and issuer. */
+function etfSpecs(seed: number, used: Set<string>): SecuritySpec[] {
   const etfRandom = createRandom(seed, 'universe', 'etfs');
-  specs.push(
+  const specs: SecuritySpec[] = [
     etfSpec({
       symbol: 'SPY',
       name: 'SPDR S&P 500 ETF Trust',
@@ -528,7 +532,7 @@ function fullUniverse(seed: number): SecuritySpec[] {
       ],
       splits: [{ day: toDay('2000-03-20'), numerator: 2, denominator: 1 }],
     }),
-  );
+  ];
   const etfNames = new Set<string>();
   let etfCount = 0;
   while (etfCount < 298) {
@@ -564,186 +568,204 @@ function fullUniverse(seed: number): SecuritySpec[] {
     );
     etfCount += 1;
   }
+  return specs;
+}
 
-  // Cryptocurrencies.
-  CRYPTO.forEach((cd, index) => {
-    const symbol = `${cd.base}USD`;
-    const core = cd.base === 'BTC' || cd.base === 'ETH';
-    const ico = toDay(cd.ico);
-    const startDay = core ? ico : Math.max(TAIL_EPOCH_DAY, ico);
-    const random = createRandom(seed, 'character', symbol);
-    const startPrice = core
-      ? cd.base === 'BTC'
-        ? 0.08
-        : 2.8
-      : cd.price * random.logNormal(ico > TAIL_EPOCH_DAY ? 0.8 : 0.35, 0.6);
-    specs.push({
-      symbol,
-      name: `${cd.name} USD`,
-      assetType: 'crypto',
-      exchange: 'CRYPTO',
-      exchangeFullName: 'Cryptocurrency',
-      currency: 'USD',
-      country: '',
-      sector: '',
-      industry: '',
-      sharesOutstanding: cd.circulating,
-      sample: index < 10,
-      details: { icoDate: cd.ico, circulatingSupply: cd.circulating, totalSupply: cd.total },
-      familiar: core,
-      tier: core ? 'core' : 'tail',
-      calendar: 'crypto',
-      startDay,
-      knots: knotList(startDay, startPrice, cd.knots, cd.price),
-      vol: cd.base === 'BTC' ? 0 : core ? 0.45 : random.range(0.5, 0.9),
-      beta: cd.base === 'BTC' ? 1 : core ? 1.1 : random.range(0.9, 1.4),
-      factor: 'crypto',
-      model: 'gbm',
-      fixedSplits: [],
-      splitRate: 0,
-      dividend: null,
-      fundamentals: null,
-      ipoDate: null,
-      volume: (cd.circulating * cd.price * (core ? 0.03 : random.range(0.01, 0.08))) / cd.price,
-      marketCap: cd.circulating * cd.price,
-      facts: null,
-    });
-  });
+/** A cryptocurrency; the first ten are in the sample. */
+function cryptoSpec(seed: number, cd: CryptoDef, index: number): SecuritySpec {
+  const symbol = `${cd.base}USD`;
+  const core = cd.base === 'BTC' || cd.base === 'ETH';
+  const ico = toDay(cd.ico);
+  const startDay = core ? ico : Math.max(TAIL_EPOCH_DAY, ico);
+  const random = createRandom(seed, 'character', symbol);
+  const startPrice = core
+    ? cd.base === 'BTC'
+      ? 0.08
+      : 2.8
+    : cd.price * random.logNormal(ico > TAIL_EPOCH_DAY ? 0.8 : 0.35, 0.6);
+  return {
+    symbol,
+    name: `${cd.name} USD`,
+    assetType: 'crypto',
+    exchange: 'CRYPTO',
+    exchangeFullName: 'Cryptocurrency',
+    currency: 'USD',
+    country: '',
+    sector: '',
+    industry: '',
+    sharesOutstanding: cd.circulating,
+    sample: index < 10,
+    details: { icoDate: cd.ico, circulatingSupply: cd.circulating, totalSupply: cd.total },
+    familiar: core,
+    tier: core ? 'core' : 'tail',
+    calendar: 'crypto',
+    startDay,
+    knots: knotList(startDay, startPrice, cd.knots, cd.price),
+    vol: cd.base === 'BTC' ? 0 : core ? 0.45 : random.range(0.5, 0.9),
+    beta: cd.base === 'BTC' ? 1 : core ? 1.1 : random.range(0.9, 1.4),
+    factor: 'crypto',
+    model: 'gbm',
+    fixedSplits: [],
+    splitRate: 0,
+    dividend: null,
+    fundamentals: null,
+    ipoDate: null,
+    volume: (cd.circulating * cd.price * (core ? 0.03 : random.range(0.01, 0.08))) / cd.price,
+    marketCap: cd.circulating * cd.price,
+    facts: null,
+  };
+}
 
-  // Currency pairs.
-  for (const f of FOREX) {
-    const symbol = `${f.from}${f.to}`;
-    const random = createRandom(seed, 'character', symbol);
-    const since = f.since ? toDay(f.since) : TAIL_EPOCH_DAY;
-    const startPrice = f.start ?? f.anchor * random.logNormal(1, 0.06);
-    const decimals = f.anchor > 20 ? 3 : 5;
-    specs.push({
-      symbol,
-      name: `${f.from}/${f.to}`,
-      assetType: 'forex',
-      exchange: 'FOREX',
-      exchangeFullName: 'Foreign Exchange',
-      currency: f.to,
-      country: '',
-      sector: '',
-      industry: '',
-      sharesOutstanding: null,
-      sample: f.since !== undefined,
-      details: { fromCurrency: f.from, toCurrency: f.to, fromName: f.fromName, toName: f.toName, decimals },
-      familiar: symbol === 'EURUSD' || symbol === 'GBPUSD' || symbol === 'USDJPY',
-      tier: f.since ? 'core' : 'tail',
-      calendar: 'forex',
-      startDay: since,
-      knots: knotList(since, startPrice, f.knots, f.anchor),
-      vol: f.vol,
-      beta: 0,
-      factor: 'none',
-      model: 'gbm',
-      fixedSplits: [],
-      splitRate: 0,
-      dividend: null,
-      fundamentals: null,
-      ipoDate: null,
-      volume: random.range(60_000, 250_000),
-      marketCap: null,
-      facts: null,
-    });
-  }
+/** A currency pair; the pairs with a long history are in the sample. */
+function forexSpec(seed: number, f: ForexDef): SecuritySpec {
+  const symbol = `${f.from}${f.to}`;
+  const random = createRandom(seed, 'character', symbol);
+  const since = f.since ? toDay(f.since) : TAIL_EPOCH_DAY;
+  const startPrice = f.start ?? f.anchor * random.logNormal(1, 0.06);
+  const decimals = f.anchor > 20 ? 3 : 5;
+  return {
+    symbol,
+    name: `${f.from}/${f.to}`,
+    assetType: 'forex',
+    exchange: 'FOREX',
+    exchangeFullName: 'Foreign Exchange',
+    currency: f.to,
+    country: '',
+    sector: '',
+    industry: '',
+    sharesOutstanding: null,
+    sample: f.since !== undefined,
+    details: { fromCurrency: f.from, toCurrency: f.to, fromName: f.fromName, toName: f.toName, decimals },
+    familiar: symbol === 'EURUSD' || symbol === 'GBPUSD' || symbol === 'USDJPY',
+    tier: f.since ? 'core' : 'tail',
+    calendar: 'forex',
+    startDay: since,
+    knots: knotList(since, startPrice, f.knots, f.anchor),
+    vol: f.vol,
+    beta: 0,
+    factor: 'none',
+    model: 'gbm',
+    fixedSplits: [],
+    splitRate: 0,
+    dividend: null,
+    fundamentals: null,
+    ipoDate: null,
+    volume: random.range(60_000, 250_000),
+    marketCap: null,
+    facts: null,
+  };
+}
 
-  // Commodity futures.
-  for (const cm of COMMODITIES) {
-    const random = createRandom(seed, 'character', cm.symbol);
-    const core = cm.symbol === 'GCUSD' || cm.symbol === 'CLUSD';
-    const startDay = core ? PRICE_EPOCH_DAY : TAIL_EPOCH_DAY;
-    specs.push({
-      symbol: cm.symbol,
-      name: cm.name,
-      assetType: 'commodity',
-      exchange: 'COMMODITY',
-      exchangeFullName: 'Commodity',
-      currency: cm.currency,
-      country: '',
-      sector: '',
-      industry: '',
-      sharesOutstanding: null,
-      sample: core || cm.symbol === 'SIUSD' || cm.symbol === 'NGUSD' || cm.symbol === 'HGUSD',
-      details: { tradeMonth: cm.month, currency: cm.currency },
-      familiar: core,
-      tier: core ? 'core' : 'tail',
-      calendar: 'exchange',
-      startDay,
-      knots: knotList(startDay, cm.start ?? cm.anchor * random.logNormal(0.9, 0.15), cm.knots, cm.anchor),
-      vol: cm.vol,
-      beta:
-        cm.symbol.startsWith('ES') ||
-        cm.symbol.startsWith('NQ') ||
-        cm.symbol.startsWith('YM') ||
-        cm.symbol.startsWith('RTY')
-          ? 1
-          : 0,
-      factor:
-        cm.symbol.startsWith('ES') ||
-        cm.symbol.startsWith('NQ') ||
-        cm.symbol.startsWith('YM') ||
-        cm.symbol.startsWith('RTY')
-          ? 'equity'
-          : 'none',
-      model: 'gbm',
-      fixedSplits: [],
-      splitRate: 0,
-      dividend: null,
-      fundamentals: null,
-      ipoDate: null,
-      volume: cm.volume,
-      marketCap: null,
-      facts: null,
-    });
-  }
+/** A commodity future; equity index futures follow the market. */
+function commoditySpec(seed: number, cm: CommodityDef): SecuritySpec {
+  const random = createRandom(seed, 'character', cm.symbol);
+  const core = cm.symbol === 'GCUSD' || cm.symbol === 'CLUSD';
+  const startDay = core ? PRICE_EPOCH_DAY : TAIL_EPOCH_DAY;
+  return {
+    symbol: cm.symbol,
+    name: cm.name,
+    assetType: 'commodity',
+    exchange: 'COMMODITY',
+    exchangeFullName: 'Commodity',
+    currency: cm.currency,
+    country: '',
+    sector: '',
+    industry: '',
+    sharesOutstanding: null,
+    sample: core || cm.symbol === 'SIUSD' || cm.symbol === 'NGUSD' || cm.symbol === 'HGUSD',
+    details: { tradeMonth: cm.month, currency: cm.currency },
+    familiar: core,
+    tier: core ? 'core' : 'tail',
+    calendar: 'exchange',
+    startDay,
+    knots: knotList(startDay, cm.start ?? cm.anchor * random.logNormal(0.9, 0.15), cm.knots, cm.anchor),
+    vol: cm.vol,
+    beta:
+      cm.symbol.startsWith('ES') ||
+      cm.symbol.startsWith('NQ') ||
+      cm.symbol.startsWith('YM') ||
+      cm.symbol.startsWith('RTY')
+        ? 1
+        : 0,
+    factor:
+      cm.symbol.startsWith('ES') ||
+      cm.symbol.startsWith('NQ') ||
+      cm.symbol.startsWith('YM') ||
+      cm.symbol.startsWith('RTY')
+        ? 'equity'
+        : 'none',
+    model: 'gbm',
+    fixedSplits: [],
+    splitRate: 0,
+    dividend: null,
+    fundamentals: null,
+    ipoDate: null,
+    volume: cm.volume,
+    marketCap: null,
+    facts: null,
+  };
+}
 
-  // Indexes.
-  for (const ix of INDEXES) {
-    const familiar = ix.symbol === '^GSPC' || ix.symbol === '^DJI' || ix.symbol === '^IXIC';
-    specs.push({
-      symbol: ix.symbol,
-      name: ix.name,
-      assetType: 'index',
-      exchange: 'INDEX',
-      exchangeFullName: 'Index',
-      currency: ix.currency,
-      country: '',
-      sector: '',
-      industry: '',
-      sharesOutstanding: null,
-      sample: familiar || ix.symbol === '^RUT' || ix.symbol === '^VIX' || ix.symbol === '^NDX',
-      details: {},
-      familiar,
-      tier: 'core',
-      calendar: 'exchange',
-      startDay: PRICE_EPOCH_DAY,
-      knots: knotList(PRICE_EPOCH_DAY, ix.start, ix.knots, ix.anchor),
-      vol: ix.vol,
-      beta: ix.beta,
-      factor: ix.beta === 0 ? 'none' : 'equity',
-      model: ix.model ?? 'gbm',
-      ...(ix.maturity ? { yieldMaturity: ix.maturity } : {}),
-      fixedSplits: [],
-      splitRate: 0,
-      dividend: null,
-      fundamentals: null,
-      ipoDate: null,
-      volume: ix.volume,
-      marketCap: null,
-      facts: null,
-    });
-  }
+/** A market index, with the long history. */
+function indexSpec(ix: IndexDef): SecuritySpec {
+  const familiar = ix.symbol === '^GSPC' || ix.symbol === '^DJI' || ix.symbol === '^IXIC';
+  return {
+    symbol: ix.symbol,
+    name: ix.name,
+    assetType: 'index',
+    exchange: 'INDEX',
+    exchangeFullName: 'Index',
+    currency: ix.currency,
+    country: '',
+    sector: '',
+    industry: '',
+    sharesOutstanding: null,
+    sample: familiar || ix.symbol === '^RUT' || ix.symbol === '^VIX' || ix.symbol === '^NDX',
+    details: {},
+    familiar,
+    tier: 'core',
+    calendar: 'exchange',
+    startDay: PRICE_EPOCH_DAY,
+    knots: knotList(PRICE_EPOCH_DAY, ix.start, ix.knots, ix.anchor),
+    vol: ix.vol,
+    beta: ix.beta,
+    factor: ix.beta === 0 ? 'none' : 'equity',
+    model: ix.model ?? 'gbm',
+    ...(ix.maturity ? { yieldMaturity: ix.maturity } : {}),
+    fixedSplits: [],
+    splitRate: 0,
+    dividend: null,
+    fundamentals: null,
+    ipoDate: null,
+    volume: ix.volume,
+    marketCap: null,
+    facts: null,
+  };
+}
 
-  // Anchors are nudged so "current" prices are not suspiciously round.
+/** Anchors are nudged so "current" prices are not suspiciously round. */
+function jitterAnchors(seed: number, specs: readonly SecuritySpec[]): void {
   for (const spec of specs) {
     const last = spec.knots[spec.knots.length - 1];
     if (!last || spec.model !== 'gbm') continue;
     const jitter = createRandom(seed, 'anchor', spec.symbol).logNormal(1, 0.015);
     spec.knots = [...spec.knots.slice(0, -1), [last[0], last[1] * jitter] as const];
   }
+}
+
+/** The full universe, before any cut for the test scale. Pure function of the seed. */
+function fullUniverse(seed: number): SecuritySpec[] {
+  const used = new Set<string>(FAMILIAR_SYMBOLS);
+  const specs: SecuritySpec[] = [
+    ...FAMILIAR_STOCKS.map(familiarStockSpec),
+    ...tieredGeneratedStocks(seed, used),
+    ...etfSpecs(seed, used),
+    ...CRYPTO.map((cd, index) => cryptoSpec(seed, cd, index)),
+    ...FOREX.map((f) => forexSpec(seed, f)),
+    ...COMMODITIES.map((cm) => commoditySpec(seed, cm)),
+    ...INDEXES.map(indexSpec),
+  ];
+  jitterAnchors(seed, specs);
   return specs;
 }
 
