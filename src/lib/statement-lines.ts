@@ -1,8 +1,9 @@
 /**
  * Line items of the three financial statements as the statement pages show them: readable labels
  * for FMP's field names (from the statement field catalogue), the short list of main lines of each
- * statement, and how a line's values are formatted. The same field name can mean different things on different statements (cash flow
- * "inventory" is a change in inventory), so labels are kept per statement.
+ * statement, and how a line's values are formatted. The same field name can mean different things
+ * on different statements (cash flow "inventory" is a change in inventory), so labels are kept per
+ * statement.
  */
 import { formatNumber, formatPrice } from './format.ts';
 import { STATEMENT_LINES, type LineName, type StatementKey, type StatementLine } from './statement-fields.ts';
