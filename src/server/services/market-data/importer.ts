@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { ImportRequiredField } from '../../../lib/statement-fields.ts';
 import type { Db } from '../../db/client.ts';
 import { securities, splits } from '../../db/market-schema.ts';
 import { acceptsBinaryArrays, RowBuffer, type Cell, type ColumnKind, type TableShape } from './seed/bulk.ts';
@@ -56,12 +57,18 @@ const optionalDate = z.union([dateString, z.literal('')]).nullish();
 /** FMP writes some counts as strings ("164000"). */
 const looseInteger = z.union([finite, z.string().regex(/^\d*$/, 'expected a whole number')]).nullish();
 
-const statementRow = z.looseObject({
+/**
+ * How each identity field the statement catalogue requires of an imported row is checked; the other fields
+ * are stored as given (answers bring them to FMP's types).
+ */
+const STATEMENT_IDENTITY_CHECKS = {
   date: dateString,
   symbol: symbolString,
   fiscalYear: z.union([z.string().regex(/^\d{4}$/, 'expected a year'), z.number().int()]),
   period: z.enum(['FY', 'Q1', 'Q2', 'Q3', 'Q4']),
-});
+} satisfies Record<ImportRequiredField, z.ZodType>;
+
+const statementRow = z.looseObject(STATEMENT_IDENTITY_CHECKS);
 
 const SCHEMAS = {
   'stock-list': z.looseObject({ symbol: symbolString, companyName: optionalString, name: optionalString }),

@@ -1,6 +1,13 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { financialStatements, type FiscalPeriod, type StatementType } from '../../db/schema.ts';
+import {
+  BALANCE_LINES,
+  CASH_FLOW_LINES,
+  IDENTITY_FIELDS,
+  INCOME_LINES,
+  type StatementLine,
+} from '../../../lib/statement-fields.ts';
 
 /** How a field is written in an answer: FMP's JSON types, so projections and schemas agree. */
 export type FieldKind = 'string' | 'number' | 'nullableString' | 'nullableNumber';
@@ -15,8 +22,9 @@ export interface FieldSpec {
 /** A row as the API answers it: FMP's field names in FMP's order. */
 export type ApiRow = Record<string, string | number | null>;
 
-function numberFields(entries: readonly (readonly [string, string])[]): FieldSpec[] {
-  return entries.map(([name, description]) => ({ name, kind: 'number', description }));
+/** A statement's numeric lines as fields of its answer rows. */
+function numberFields(lines: readonly StatementLine[]): FieldSpec[] {
+  return lines.map(({ name, description }) => ({ name, kind: 'number', description }));
 }
 
 /**
@@ -44,168 +52,23 @@ export function coerceField(value: unknown, kind: FieldKind): string | number | 
   return kind === 'number' ? 0 : null;
 }
 
-const identityFields: FieldSpec[] = [
-  { name: 'date', kind: 'string', description: 'Period end date (YYYY-MM-DD)' },
-  { name: 'symbol', kind: 'string', description: 'Ticker symbol' },
-  {
-    name: 'reportedCurrency',
-    kind: 'string',
-    description: 'Currency the statement is reported in (ISO 4217)',
-  },
-  { name: 'cik', kind: 'string', description: 'SEC Central Index Key of the filer' },
-  { name: 'filingDate', kind: 'string', description: 'Date the report was filed (YYYY-MM-DD)' },
-  {
-    name: 'acceptedDate',
-    kind: 'string',
-    description: 'Date and time the filing was accepted (YYYY-MM-DD HH:mm:ss)',
-  },
-  { name: 'fiscalYear', kind: 'string', description: 'Fiscal year the period belongs to, e.g. "2024"' },
-  { name: 'period', kind: 'string', description: 'Fiscal period: FY for a full year, Q1–Q4 for a quarter' },
-];
+const identityFields: FieldSpec[] = IDENTITY_FIELDS.map(({ name, description }) => ({
+  name,
+  kind: 'string',
+  description,
+}));
 
 /** FMP's income-statement row, in FMP's order. */
 export const INCOME_STATEMENT_FIELDS: readonly FieldSpec[] = [
   ...identityFields,
-  ...numberFields([
-    ['revenue', 'Total revenue (net sales)'],
-    ['costOfRevenue', 'Cost of goods and services sold'],
-    ['grossProfit', 'Revenue minus cost of revenue'],
-    ['researchAndDevelopmentExpenses', 'Research and development expenses'],
-    ['generalAndAdministrativeExpenses', 'General and administrative expenses'],
-    ['sellingAndMarketingExpenses', 'Selling and marketing expenses'],
-    ['sellingGeneralAndAdministrativeExpenses', 'Selling, general and administrative expenses (SG&A)'],
-    ['otherExpenses', 'Other operating expenses'],
-    ['operatingExpenses', 'Total operating expenses (R&D, SG&A and other)'],
-    ['costAndExpenses', 'Cost of revenue plus operating expenses'],
-    ['netInterestIncome', 'Interest income minus interest expense'],
-    ['interestIncome', 'Interest income'],
-    ['interestExpense', 'Interest expense'],
-    ['depreciationAndAmortization', 'Depreciation and amortization'],
-    ['ebitda', 'Earnings before interest, taxes, depreciation and amortization'],
-    ['ebit', 'Earnings before interest and taxes'],
-    ['nonOperatingIncomeExcludingInterest', 'Non-operating income other than interest'],
-    ['operatingIncome', 'Gross profit minus operating expenses'],
-    ['totalOtherIncomeExpensesNet', 'Net non-operating income and expenses'],
-    ['incomeBeforeTax', 'Pre-tax income'],
-    ['incomeTaxExpense', 'Income tax expense'],
-    ['netIncomeFromContinuingOperations', 'Net income from continuing operations'],
-    ['netIncomeFromDiscontinuedOperations', 'Net income from discontinued operations'],
-    ['otherAdjustmentsToNetIncome', 'Other adjustments to net income'],
-    ['netIncome', 'Net income'],
-    ['netIncomeDeductions', 'Deductions from net income (e.g. preferred dividends, minority interest)'],
-    ['bottomLineNetIncome', 'Net income attributable to common shareholders'],
-    ['eps', 'Basic earnings per share'],
-    ['epsDiluted', 'Diluted earnings per share'],
-    ['weightedAverageShsOut', 'Weighted average basic shares outstanding'],
-    ['weightedAverageShsOutDil', 'Weighted average diluted shares outstanding'],
-  ]),
+  ...numberFields(INCOME_LINES),
 ];
 
 /** FMP's balance-sheet-statement row, in FMP's order. */
-export const BALANCE_SHEET_FIELDS: readonly FieldSpec[] = [
-  ...identityFields,
-  ...numberFields([
-    ['cashAndCashEquivalents', 'Cash and cash equivalents'],
-    ['shortTermInvestments', 'Short-term investments (marketable securities)'],
-    ['cashAndShortTermInvestments', 'Cash, cash equivalents and short-term investments'],
-    ['netReceivables', 'Net receivables'],
-    ['accountsReceivables', 'Trade accounts receivable'],
-    ['otherReceivables', 'Other receivables'],
-    ['inventory', 'Inventories'],
-    ['prepaids', 'Prepaid expenses'],
-    ['otherCurrentAssets', 'Other current assets'],
-    ['totalCurrentAssets', 'Total current assets'],
-    ['propertyPlantEquipmentNet', 'Property, plant and equipment, net of depreciation'],
-    ['goodwill', 'Goodwill'],
-    ['intangibleAssets', 'Intangible assets other than goodwill'],
-    ['goodwillAndIntangibleAssets', 'Goodwill plus intangible assets'],
-    ['longTermInvestments', 'Long-term investments'],
-    ['taxAssets', 'Deferred tax assets'],
-    ['otherNonCurrentAssets', 'Other non-current assets'],
-    ['totalNonCurrentAssets', 'Total non-current assets'],
-    ['otherAssets', 'Other assets'],
-    ['totalAssets', 'Total assets'],
-    ['totalPayables', 'Total payables'],
-    ['accountPayables', 'Trade accounts payable'],
-    ['otherPayables', 'Other payables'],
-    ['accruedExpenses', 'Accrued expenses'],
-    ['shortTermDebt', 'Short-term debt and current portion of long-term debt'],
-    ['capitalLeaseObligationsCurrent', 'Current capital (finance) lease obligations'],
-    ['taxPayables', 'Taxes payable'],
-    ['deferredRevenue', 'Current deferred revenue'],
-    ['otherCurrentLiabilities', 'Other current liabilities'],
-    ['totalCurrentLiabilities', 'Total current liabilities'],
-    ['longTermDebt', 'Long-term debt'],
-    ['capitalLeaseObligationsNonCurrent', 'Non-current capital (finance) lease obligations'],
-    ['deferredRevenueNonCurrent', 'Non-current deferred revenue'],
-    ['deferredTaxLiabilitiesNonCurrent', 'Non-current deferred tax liabilities'],
-    ['otherNonCurrentLiabilities', 'Other non-current liabilities'],
-    ['totalNonCurrentLiabilities', 'Total non-current liabilities'],
-    ['otherLiabilities', 'Other liabilities'],
-    ['capitalLeaseObligations', 'Total capital (finance) lease obligations'],
-    ['totalLiabilities', 'Total liabilities'],
-    ['treasuryStock', 'Treasury stock'],
-    ['preferredStock', 'Preferred stock'],
-    ['commonStock', 'Common stock at par'],
-    ['retainedEarnings', 'Retained earnings (accumulated deficit)'],
-    ['additionalPaidInCapital', 'Additional paid-in capital'],
-    ['accumulatedOtherComprehensiveIncomeLoss', 'Accumulated other comprehensive income (loss)'],
-    ['otherTotalStockholdersEquity', 'Other stockholders’ equity'],
-    ['totalStockholdersEquity', 'Total stockholders’ equity'],
-    ['totalEquity', 'Total equity including minority interest'],
-    ['minorityInterest', 'Minority (non-controlling) interest'],
-    ['totalLiabilitiesAndTotalEquity', 'Total liabilities plus total equity (equals total assets)'],
-    ['totalInvestments', 'Short-term plus long-term investments'],
-    ['totalDebt', 'Short-term plus long-term debt'],
-    ['netDebt', 'Total debt minus cash and cash equivalents'],
-  ]),
-];
+export const BALANCE_SHEET_FIELDS: readonly FieldSpec[] = [...identityFields, ...numberFields(BALANCE_LINES)];
 
 /** FMP's cash-flow-statement row, in FMP's order. */
-export const CASH_FLOW_FIELDS: readonly FieldSpec[] = [
-  ...identityFields,
-  ...numberFields([
-    ['netIncome', 'Net income (as on the income statement)'],
-    ['depreciationAndAmortization', 'Depreciation and amortization added back'],
-    ['deferredIncomeTax', 'Deferred income taxes'],
-    ['stockBasedCompensation', 'Stock-based compensation added back'],
-    ['changeInWorkingCapital', 'Change in working capital'],
-    ['accountsReceivables', 'Change in accounts receivable'],
-    ['inventory', 'Change in inventories'],
-    ['accountsPayables', 'Change in accounts payable'],
-    ['otherWorkingCapital', 'Change in other working capital'],
-    ['otherNonCashItems', 'Other non-cash items'],
-    ['netCashProvidedByOperatingActivities', 'Net cash from operating activities'],
-    ['investmentsInPropertyPlantAndEquipment', 'Purchases of property, plant and equipment (negative)'],
-    ['acquisitionsNet', 'Acquisitions, net of cash acquired'],
-    ['purchasesOfInvestments', 'Purchases of investments (negative)'],
-    ['salesMaturitiesOfInvestments', 'Sales and maturities of investments'],
-    ['otherInvestingActivities', 'Other investing activities'],
-    ['netCashProvidedByInvestingActivities', 'Net cash from investing activities'],
-    ['netDebtIssuance', 'Debt issued minus debt repaid'],
-    ['longTermNetDebtIssuance', 'Net long-term debt issuance'],
-    ['shortTermNetDebtIssuance', 'Net short-term debt issuance'],
-    ['netStockIssuance', 'Stock issued minus stock repurchased'],
-    ['netCommonStockIssuance', 'Net common stock issuance'],
-    ['commonStockIssuance', 'Common stock issued'],
-    ['commonStockRepurchased', 'Common stock repurchased (negative)'],
-    ['netPreferredStockIssuance', 'Net preferred stock issuance'],
-    ['netDividendsPaid', 'Dividends paid, common and preferred (negative)'],
-    ['commonDividendsPaid', 'Common dividends paid (negative)'],
-    ['preferredDividendsPaid', 'Preferred dividends paid (negative)'],
-    ['otherFinancingActivities', 'Other financing activities'],
-    ['netCashProvidedByFinancingActivities', 'Net cash from financing activities'],
-    ['effectOfForexChangesOnCash', 'Effect of exchange rate changes on cash'],
-    ['netChangeInCash', 'Net change in cash over the period'],
-    ['cashAtEndOfPeriod', 'Cash at the end of the period'],
-    ['cashAtBeginningOfPeriod', 'Cash at the beginning of the period'],
-    ['operatingCashFlow', 'Operating cash flow'],
-    ['capitalExpenditure', 'Capital expenditure (negative)'],
-    ['freeCashFlow', 'Operating cash flow plus capital expenditure'],
-    ['incomeTaxesPaid', 'Income taxes paid'],
-    ['interestPaid', 'Interest paid'],
-  ]),
-];
+export const CASH_FLOW_FIELDS: readonly FieldSpec[] = [...identityFields, ...numberFields(CASH_FLOW_LINES)];
 
 /** The field list of each stored statement type. */
 export const STATEMENT_FIELDS: Readonly<Record<StatementType, readonly FieldSpec[]>> = {

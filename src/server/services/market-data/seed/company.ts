@@ -1,6 +1,11 @@
 import { personName, STREET_NAMES, US_CITIES, type Person } from './names.ts';
 import { createRandom, randomUuid, round, type Random } from './random.ts';
 import { makeIsin, type SecuritySpec } from './universe.ts';
+import countryPhoneCodes from './data/country-phone-codes.json' with { type: 'json' };
+import executiveTitles from './data/executive-titles.json' with { type: 'json' };
+import internationalCities from './data/international-cities.json' with { type: 'json' };
+import regions from './data/regions.json' with { type: 'json' };
+import sectorActivities from './data/sector-activities.json' with { type: 'json' };
 
 /**
  * Company facts: identifiers, profile text, addresses and executives. Generated companies get invented people
@@ -13,52 +18,13 @@ export interface CompanyIds {
   cusip: string;
 }
 
-const INTERNATIONAL_CITIES: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
-  GB: [
-    ['London', 'EC2V 7HH'],
-    ['Manchester', 'M1 1AE'],
-    ['Edinburgh', 'EH2 2AN'],
-    ['Birmingham', 'B3 2BJ'],
-  ],
-  DE: [
-    ['Frankfurt am Main', '60311'],
-    ['Munich', '80331'],
-    ['Berlin', '10117'],
-    ['Hamburg', '20095'],
-    ['Stuttgart', '70173'],
-  ],
-  CA: [
-    ['Toronto', 'M5H 2N2'],
-    ['Vancouver', 'V6C 3E1'],
-    ['Calgary', 'T2P 2V6'],
-    ['Montreal', 'H3B 4W8'],
-  ],
-  JP: [
-    ['Tokyo', '100-0005'],
-    ['Osaka', '530-0001'],
-    ['Nagoya', '450-0002'],
-    ['Yokohama', '220-0012'],
-  ],
-  HK: [
-    ['Hong Kong', ''],
-    ['Kowloon', ''],
-  ],
-  FR: [
-    ['Paris', '75008'],
-    ['Lyon', '69002'],
-    ['Toulouse', '31000'],
-    ['Lille', '59000'],
-  ],
-};
+/** Cities and postcodes of head offices outside the US, by country. */
+const INTERNATIONAL_CITIES = internationalCities as unknown as Readonly<
+  Record<string, readonly (readonly [city: string, postcode: string])[]>
+>;
 
-const COUNTRY_PHONE: Readonly<Record<string, string>> = {
-  GB: '44',
-  DE: '49',
-  CA: '1',
-  JP: '81',
-  HK: '852',
-  FR: '33',
-};
+/** International dialling codes, by country. */
+const COUNTRY_PHONE: Readonly<Record<string, string>> = countryPhoneCodes;
 
 /** Identifiers shared by the profile and the statements of a company. */
 export function companyIds(seed: number, spec: SecuritySpec): CompanyIds {
@@ -114,29 +80,11 @@ function slug(text: string): string {
     .replace(/^-|-$/g, '');
 }
 
-const ACTIVITY: Readonly<Record<string, string>> = {
-  Technology: 'designs and sells technology products and services',
-  Healthcare: 'develops and markets healthcare products and services',
-  'Financial Services': 'provides financial products and services',
-  'Consumer Cyclical': 'sells consumer goods and services',
-  'Consumer Defensive': 'produces and distributes everyday consumer staples',
-  Industrials: 'manufactures industrial products and provides related services',
-  Energy: 'explores for, produces and markets energy',
-  'Basic Materials': 'produces and supplies basic materials',
-  'Communication Services': 'operates communication, media and entertainment businesses',
-  'Real Estate': 'owns, develops and manages real estate',
-  Utilities: 'generates, transmits and distributes energy and water to customers',
-};
+/** What a company of each sector does, for generated descriptions. */
+const ACTIVITY: Readonly<Record<string, string>> = sectorActivities;
 
-const REGIONS: Readonly<Record<string, string>> = {
-  US: 'the United States and internationally',
-  GB: 'the United Kingdom, Europe and internationally',
-  DE: 'Germany, the rest of Europe and internationally',
-  CA: 'Canada and the United States',
-  JP: 'Japan and across Asia',
-  HK: 'Hong Kong, mainland China and across Asia',
-  FR: 'France, the rest of Europe and internationally',
-};
+/** Where a company of each country operates, for generated descriptions. */
+const REGIONS: Readonly<Record<string, string>> = regions;
 
 /** Description sentences built from the company's sector and industry, ending with the demo-data notice. */
 function describe(
@@ -255,17 +203,8 @@ export function profileRow(seed: number, spec: SecuritySpec): ProfileRow {
   };
 }
 
-const TITLES = [
-  'Chief Financial Officer',
-  'Chief Operating Officer',
-  'General Counsel & Corporate Secretary',
-  'Chief Technology Officer',
-  'Chief Marketing Officer',
-  'Chief Accounting Officer',
-  'Chief People Officer',
-  'President, International',
-  'Senior Vice President, Operations',
-] as const;
+/** Executive titles after the chief executive's. */
+const TITLES: readonly string[] = executiveTitles;
 
 /** Five to eight executives of a company, its chief executive first (the profile's CEO). */
 export function executiveRows(seed: number, spec: SecuritySpec): ExecutiveRow[] {

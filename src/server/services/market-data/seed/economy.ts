@@ -1,6 +1,9 @@
 import { addMonths, dayOf, fromDay, monthOf, toDay, tradingDays, weekday, yearOf } from './calendar.ts';
 import { createRandom, round } from './random.ts';
 import { PRICE_EPOCH_DAY } from './universe.ts';
+import longRate from './data/long-rate.json' with { type: 'json' };
+import monthlyIndicators from './data/monthly-indicators.json' with { type: 'json' };
+import shortRate from './data/short-rate.json' with { type: 'json' };
 
 /**
  * US rates and macro series for the demo data set: knots follow the broad shape of the last thirty years
@@ -10,53 +13,11 @@ import { PRICE_EPOCH_DAY } from './universe.ts';
 
 type Knots = readonly (readonly [string, number])[];
 
-const SHORT_RATE: Knots = [
-  ['1996-01-01', 5.0],
-  ['1998-10-15', 4.3],
-  ['2000-07-01', 6.2],
-  ['2001-12-15', 1.7],
-  ['2003-06-25', 0.9],
-  ['2004-06-30', 1.3],
-  ['2006-07-01', 5.1],
-  ['2007-08-01', 4.7],
-  ['2008-12-16', 0.03],
-  ['2015-12-16', 0.25],
-  ['2017-01-01', 0.5],
-  ['2018-12-20', 2.4],
-  ['2019-08-01', 1.95],
-  ['2020-04-01', 0.1],
-  ['2022-03-16', 0.4],
-  ['2022-12-15', 4.4],
-  ['2023-08-01', 5.5],
-  ['2024-08-01', 5.25],
-  ['2024-12-18', 4.3],
-  ['2025-12-15', 3.8],
-  ['2026-11-20', 3.7],
-];
+/** The outline of the yield curve's short end, in percent. */
+const SHORT_RATE = shortRate as unknown as Knots;
 
-const LONG_RATE: Knots = [
-  ['1996-01-01', 5.6],
-  ['1996-07-01', 6.9],
-  ['1998-10-05', 4.5],
-  ['2000-01-20', 6.7],
-  ['2003-06-13', 3.3],
-  ['2006-06-28', 5.2],
-  ['2008-12-18', 2.2],
-  ['2010-04-05', 3.9],
-  ['2012-07-24', 1.45],
-  ['2013-12-31', 3.0],
-  ['2016-07-08', 1.37],
-  ['2018-10-05', 3.23],
-  ['2019-08-28', 1.47],
-  ['2020-08-04', 0.55],
-  ['2021-03-31', 1.74],
-  ['2022-10-21', 4.25],
-  ['2023-10-19', 4.98],
-  ['2024-09-16', 3.62],
-  ['2025-01-14', 4.79],
-  ['2025-12-15', 4.2],
-  ['2026-11-20', 4.1],
-];
+/** The outline of the yield curve's long end, in percent. */
+const LONG_RATE = longRate as unknown as Knots;
 
 function interpolator(knots: Knots): (day: number) => number {
   const points = knots.map(([iso, v]) => [toDay(iso), v] as const);
@@ -140,121 +101,8 @@ interface MonthlySeries {
   decimals: number;
 }
 
-const MONTHLY: readonly MonthlySeries[] = [
-  {
-    name: 'unemploymentRate',
-    noise: 0.08,
-    decimals: 1,
-    knots: [
-      ['1996-01-01', 5.6],
-      ['2000-04-01', 3.8],
-      ['2003-06-01', 6.3],
-      ['2007-03-01', 4.4],
-      ['2009-10-01', 10.0],
-      ['2015-01-01', 5.6],
-      ['2019-09-01', 3.5],
-      ['2020-03-01', 4.4],
-      ['2020-04-01', 14.8],
-      ['2020-12-01', 6.7],
-      ['2022-07-01', 3.5],
-      ['2024-07-01', 4.3],
-      ['2026-11-01', 4.4],
-    ],
-  },
-  {
-    name: 'consumerSentiment',
-    noise: 2.5,
-    decimals: 1,
-    knots: [
-      ['1996-01-01', 89],
-      ['2000-01-01', 112],
-      ['2001-09-01', 81],
-      ['2003-03-01', 77],
-      ['2007-01-01', 96],
-      ['2008-06-01', 56],
-      ['2011-08-01', 56],
-      ['2015-01-01', 98],
-      ['2018-03-01', 101],
-      ['2020-04-01', 71],
-      ['2022-06-01', 50],
-      ['2024-03-01', 79],
-      ['2025-06-01', 60],
-      ['2026-11-01', 56],
-    ],
-  },
-  {
-    name: 'industrialProductionTotalIndex',
-    noise: 0.4,
-    decimals: 4,
-    knots: [
-      ['1996-01-01', 81],
-      ['2000-06-01', 93],
-      ['2001-12-01', 88],
-      ['2007-12-01', 101],
-      ['2009-06-01', 87],
-      ['2014-12-01', 102],
-      ['2018-12-01', 104],
-      ['2020-04-01', 85],
-      ['2022-09-01', 103],
-      ['2026-11-01', 103.5],
-    ],
-  },
-  {
-    name: 'newPrivatelyOwnedHousingUnitsStartedTotalUnits',
-    noise: 40,
-    decimals: 0,
-    knots: [
-      ['1996-01-01', 1450],
-      ['2006-01-01', 2270],
-      ['2009-04-01', 480],
-      ['2013-01-01', 900],
-      ['2019-12-01', 1550],
-      ['2020-04-01', 940],
-      ['2021-12-01', 1700],
-      ['2024-01-01', 1370],
-      ['2026-11-01', 1320],
-    ],
-  },
-  {
-    name: 'totalVehicleSales',
-    noise: 0.4,
-    decimals: 3,
-    knots: [
-      ['1996-01-01', 15.1],
-      ['2000-12-01', 17.5],
-      ['2005-07-01', 17.7],
-      ['2009-02-01', 9.2],
-      ['2015-12-01', 17.6],
-      ['2019-12-01', 17.0],
-      ['2020-04-01', 8.7],
-      ['2021-04-01', 18.3],
-      ['2021-09-01', 12.2],
-      ['2024-01-01', 15.0],
-      ['2026-11-01', 15.6],
-    ],
-  },
-  {
-    name: 'smoothedUSRecessionProbabilities',
-    noise: 0.3,
-    decimals: 2,
-    knots: [
-      ['1996-01-01', 0.5],
-      ['2001-01-01', 0.8],
-      ['2001-04-01', 90],
-      ['2001-11-01', 85],
-      ['2002-02-01', 1],
-      ['2007-11-01', 1],
-      ['2008-03-01', 95],
-      ['2009-06-01', 90],
-      ['2009-09-01', 1],
-      ['2020-02-01', 1],
-      ['2020-04-01', 100],
-      ['2020-06-01', 80],
-      ['2020-08-01', 0.5],
-      ['2026-11-01', 0.8],
-    ],
-  },
-];
+/** The monthly indicators: outline, noise and precision of each. */
+const MONTHLY = monthlyIndicators as unknown as readonly MonthlySeries[];
 
 /** Monthly, quarterly and weekly macro indicators, as FMP names them, released by `asOfDay`. */
 export function economicIndicatorRows(seed: number, asOfDay: number, curve: TreasuryCurve): IndicatorRow[] {

@@ -10,6 +10,7 @@ import {
 import type { TreasuryCurve } from './economy.ts';
 import { createRandom, round } from './random.ts';
 import { ANCHOR_DAY, PRICE_EPOCH_DAY, type SecuritySpec, type SplitEvent } from './universe.ts';
+import crises from './data/crises.json' with { type: 'json' };
 
 /**
  * Daily price paths. Each path is a log-price random walk (a loading on a shared market factor plus its own
@@ -20,21 +21,7 @@ import { ANCHOR_DAY, PRICE_EPOCH_DAY, type SecuritySpec, type SplitEvent } from 
  */
 
 /** Periods when the whole market was more volatile, as multipliers of the market's normal volatility. */
-const CRISES: readonly (readonly [string, string, number])[] = [
-  ['1997-10-20', '1997-11-30', 1.8],
-  ['1998-08-01', '1998-10-31', 2.0],
-  ['2000-04-01', '2002-10-31', 1.45],
-  ['2008-09-01', '2009-06-30', 2.6],
-  ['2010-05-01', '2010-06-30', 1.5],
-  ['2011-08-01', '2011-10-31', 1.9],
-  ['2015-08-15', '2015-09-30', 1.6],
-  ['2018-02-01', '2018-02-28', 1.6],
-  ['2018-10-01', '2018-12-31', 1.5],
-  ['2020-02-24', '2020-05-31', 3.2],
-  ['2020-06-01', '2020-12-31', 1.4],
-  ['2022-01-15', '2022-10-31', 1.45],
-  ['2025-04-01', '2025-04-30', 2.0],
-];
+const CRISES = crises as unknown as readonly (readonly [start: string, end: string, multiplier: number])[];
 
 const MARKET_VOL = 0.15;
 const CRYPTO_VOL = 0.7;
