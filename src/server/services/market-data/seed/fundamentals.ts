@@ -6,6 +6,7 @@ import {
   lastIndexAtOrBefore,
   monthEnd,
   monthOf,
+  yearOf,
 } from './calendar.ts';
 import type { SymbolSeries } from './prices.ts';
 import { createRandom, round } from './random.ts';
@@ -181,8 +182,7 @@ export interface CompanyFundamentals {
 export function fiscalQuarterEnd(fy: number, k: number, m: number): number {
   const yearEnd = dayOf(fy, m, 1);
   const month = addMonths(yearEnd, -3 * (4 - k));
-  const date = new Date(month * 86_400_000);
-  return monthEnd(date.getUTCFullYear(), date.getUTCMonth() + 1);
+  return monthEnd(yearOf(month), monthOf(month));
 }
 
 interface State {
