@@ -13,7 +13,7 @@ import {
   toggleKeyReveal,
 } from '../lib/stores/dashboard.ts';
 import { DEV_MAILBOX_PAGE } from '../lib/stores/dev-mailbox.ts';
-import { SUPPORT_EMAIL } from '../lib/stores/pricing.ts';
+import { SUPPORT_EMAIL } from '../lib/messages.ts';
 import { useHydrated } from './parts/use-hydrated.ts';
 import './Dashboard.css';
 

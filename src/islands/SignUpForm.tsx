@@ -1,10 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type KeyboardEvent, type ReactNode, type SubmitEvent } from 'react';
+import { AGREEMENT_MESSAGE } from '../lib/messages.ts';
 import { AUTH_LINKS } from '../lib/routes.ts';
 import { $auth } from '../lib/stores/auth.ts';
 import {
   $signUp,
-  AGREEMENT_MESSAGE,
   applySignUpQuery,
   cancelGoogleSignUp,
   continueWithGoogle,

@@ -27,7 +27,8 @@ import {
   NAME_TOO_LONG_MESSAGE,
   WORK_EMAIL_REQUIRED_MESSAGE,
 } from './enterprise-form.ts';
-import { EMAIL_MESSAGE, EMAIL_TOO_LONG_MESSAGE, isEmailAddress, MAX_EMAIL_LENGTH } from './form-rules.ts';
+import { EMAIL_MESSAGE } from './messages.ts';
+import { EMAIL_TOO_LONG_MESSAGE, isEmailAddress, MAX_EMAIL_LENGTH } from './form-rules.ts';
 
 /**
  * The enterprise enquiry schema, shared by the accounts API and the browser form (which loads it

@@ -1,13 +1,10 @@
 /**
- * The plain rules and messages of the sign-up and sign-in forms, without the schema library, so a
- * browser form can check its fields without shipping zod; src/lib/validation.ts builds the schemas
- * the accounts API uses on the same rules.
+ * The plain rules of the sign-up and sign-in forms, without the schema library, so a browser form
+ * can check its fields without shipping zod; src/lib/validation.ts builds the schemas the accounts
+ * API uses on the same rules. The messages the spec words are in src/lib/messages.ts.
  */
 
-export const EMAIL_MESSAGE = 'Please enter a valid email address.';
 export const EMAIL_TOO_LONG_MESSAGE = 'Email address should be at most 254 characters.';
-export const PASSWORD_MESSAGE = 'Password should be at least 6 characters.';
-export const FILL_ALL_FIELDS_MESSAGE = 'Please fill all the fields.';
 export const MIN_PASSWORD_LENGTH = 6;
 /** A ceiling so nobody can make the server hash megabytes; far above any real password. */
 export const MAX_PASSWORD_LENGTH = 4096;

@@ -3,6 +3,8 @@
  * islands so a value reads the same before and after hydration.
  */
 
+import { isoDayStart } from './iso-date.ts';
+
 /** Shown for a missing or non-finite value, so a table never reads "NaN" or "Infinity". */
 export const MISSING_VALUE = '–';
 
@@ -166,8 +168,8 @@ export function formatDate(
  * rows of consecutive days read alike (relative time is for moments such as news).
  */
 export function formatDay(date: Date | string, locale: string = DEFAULT_LOCALE): string {
-  const when =
-    typeof date === 'string' ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T00:00:00Z` : date) : date;
+  const start = typeof date === 'string' ? isoDayStart(date) : Number.NaN;
+  const when = typeof date !== 'string' ? date : new Date(Number.isNaN(start) ? date : start);
   if (Number.isNaN(when.getTime())) return MISSING_VALUE;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(when);
 }

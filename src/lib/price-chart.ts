@@ -11,6 +11,7 @@ import {
   MISSING_VALUE,
   priceDigits,
 } from './format.ts';
+import { isoDateInstant, isoWeekStart } from './iso-date.ts';
 import type { SymbolKind } from './symbol-routes.ts';
 
 /** The ranges the chart offers, shortest first (the order of the buttons). */
@@ -93,13 +94,6 @@ export function chartPriceDigits(kind: SymbolKind, price: number | null | undefi
   return kind === 'forex' ? Math.max(4, digits) : digits;
 }
 
-/** Monday of the UTC week a YYYY-MM-DD day falls in. */
-function weekOf(day: string): string {
-  const time = Date.parse(`${day}T00:00:00Z`);
-  const weekday = (new Date(time).getUTCDay() + 6) % 7;
-  return new Date(time - weekday * 86_400_000).toISOString().slice(0, 10);
-}
-
 /**
  * Daily bars (oldest first) merged per calendar week: the week's first open, highest high, lowest
  * low, last close and summed volume, dated by the week's first trading day.
@@ -109,7 +103,7 @@ export function weeklyBars(daily: readonly ChartBar[]): ChartBar[] {
   let currentWeek = '';
   let current: ChartBar | undefined;
   for (const bar of daily) {
-    const week = weekOf(bar.time.slice(0, 10));
+    const week = isoWeekStart(bar.time.slice(0, 10));
     if (current === undefined || week !== currentWeek) {
       current = { ...bar };
       currentWeek = week;
@@ -122,11 +116,6 @@ export function weeklyBars(daily: readonly ChartBar[]): ChartBar[] {
     }
   }
   return weeks;
-}
-
-/** Noon UTC of a bar's day, so the day does not shift when formatted in any reader's time zone. */
-function dayInstant(time: string): Date {
-  return new Date(`${time.slice(0, 10)}T12:00:00Z`);
 }
 
 /** Change from the range's first open to its last close, in percent; null for an empty range. */
@@ -154,8 +143,8 @@ export function chartSummary(
   const low = Math.min(...bars.map((bar) => bar.low));
   const high = Math.max(...bars.map((bar) => bar.high));
   const digits = chartPriceDigits(kind, last.close);
-  const firstDay = formatDate(dayInstant(first.time), now);
-  const lastDay = formatDate(dayInstant(last.time), now);
+  const firstDay = formatDate(isoDateInstant(first.time.slice(0, 10)), now);
+  const lastDay = formatDate(isoDateInstant(last.time.slice(0, 10)), now);
   const intraday = first.time.length > 10;
   let span: string;
   if (intraday && first.time.slice(0, 10) === last.time.slice(0, 10)) {

@@ -1,15 +1,13 @@
 import { z } from 'zod';
+import { EMAIL_MESSAGE, FILL_ALL_FIELDS_MESSAGE, PASSWORD_MESSAGE } from './messages.ts';
 import {
-  EMAIL_MESSAGE,
   EMAIL_TOO_LONG_MESSAGE,
-  FILL_ALL_FIELDS_MESSAGE,
   isEmailAddress,
   MAX_EMAIL_LENGTH,
   MAX_PASSWORD_LENGTH,
   MAX_USERNAME_LENGTH,
   MAX_UTM_LENGTH,
   MIN_PASSWORD_LENGTH,
-  PASSWORD_MESSAGE,
 } from './form-rules.ts';
 
 /**

@@ -10,7 +10,7 @@ import {
   MESSAGE_TOO_SHORT_MESSAGE,
   NAME_REQUIRED_MESSAGE,
 } from '../../src/lib/enterprise-form.ts';
-import { EMAIL_MESSAGE } from '../../src/lib/form-rules.ts';
+import { EMAIL_MESSAGE } from '../../src/lib/messages.ts';
 import { accountsApp } from '../../src/server/app/accounts-app.ts';
 import { closeDatabase, getDatabase, type Database, type Db } from '../../src/server/db/client.ts';
 import { enterpriseEnquiries } from '../../src/server/db/schema.ts';

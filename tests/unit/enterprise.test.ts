@@ -17,7 +17,8 @@ import {
   enquiryFieldErrors,
   enterpriseEnquirySchema,
 } from '../../src/lib/enterprise-schema.ts';
-import { EMAIL_MESSAGE, EMAIL_TOO_LONG_MESSAGE } from '../../src/lib/form-rules.ts';
+import { EMAIL_TOO_LONG_MESSAGE } from '../../src/lib/form-rules.ts';
+import { EMAIL_MESSAGE } from '../../src/lib/messages.ts';
 
 const portalMock = vi.hoisted(() => vi.fn());
 

@@ -9,7 +9,7 @@ import {
   type ChartBar,
 } from '../../src/lib/price-chart.ts';
 import { chartTime } from '../../src/lib/stores/price-chart.ts';
-import { dailyWindow, shiftMonths } from '../../src/server/symbol-pages/chart.ts';
+import { dailyWindow } from '../../src/server/symbol-pages/chart.ts';
 
 function bar(time: string, open: number, close: number, volume = 100): ChartBar {
   return { time, open, close, high: Math.max(open, close) + 1, low: Math.min(open, close) - 1, volume };
@@ -31,11 +31,6 @@ describe('price chart ranges', () => {
     expect(dailyWindow('1M', '2026-03-31')).toEqual({ from: '2026-03-01', to: '2026-03-31' });
     expect(dailyWindow('YTD', '2026-11-20')).toEqual({ from: '2026-01-01', to: '2026-11-20' });
     expect(dailyWindow('Max', '2026-11-20').from).toBe('1900-01-01');
-  });
-
-  it('shifts months to the last day of a shorter month', () => {
-    expect(shiftMonths('2026-03-31', -1)).toBe('2026-02-28');
-    expect(shiftMonths('2026-05-20', -6)).toBe('2025-11-20');
   });
 });
 

@@ -1,17 +1,16 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, answerText, NETWORK_ERROR_MESSAGE } from '../../src/lib/http.ts';
+import { PRICE_PLANS_ERROR_MESSAGE, SUPPORT_EMAIL } from '../../src/lib/messages.ts';
 import { SITE_NAME } from '../../src/lib/routes.ts';
 import {
   $pricing,
   clearPrices,
   DEFAULT_PRICING,
   loadPricePlans,
-  PRICE_PLANS_ERROR_MESSAGE,
   selectPlan,
   selectPricing,
   setBillingDetails,
   setCouponCode,
-  SUPPORT_EMAIL,
   type PricePlan,
   type PricePlansAnswer,
   type PricePlansRequest,

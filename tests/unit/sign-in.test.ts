@@ -1,29 +1,28 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, NETWORK_ERROR_MESSAGE } from '../../src/lib/http.ts';
+import {
+  BLOCKED_ACCOUNT_MESSAGE,
+  NO_USERID_MESSAGE,
+  OTHER_CREDENTIAL_MESSAGE,
+  POPUP_BLOCKED_MESSAGE,
+  POPUP_CLOSED_MESSAGE,
+  SIGN_IN_FAILED_MESSAGE,
+} from '../../src/lib/messages.ts';
 import { $auth, clearFlash } from '../../src/lib/stores/auth.ts';
 import {
   $signIn,
   applySignInQuery,
-  BLOCKED_ACCOUNT_MESSAGE,
   DEFAULT_RETURN_PATH,
-  NO_USERID_MESSAGE,
   resetSignInForm,
   returnPathAfterSignIn,
   safeReturnPath,
   setSignInField,
-  SIGN_IN_FAILED_MESSAGE,
   signInErrorMessage,
   signInResultMessage,
   submitSignIn,
   takeReturnPath,
 } from '../../src/lib/stores/sign-in.ts';
-import {
-  emulatorGoogleSubject,
-  OTHER_CREDENTIAL_MESSAGE,
-  POPUP_BLOCKED_MESSAGE,
-  POPUP_CLOSED_MESSAGE,
-  socialSignInMessage,
-} from '../../src/lib/stores/social-sign-in.ts';
+import { emulatorGoogleSubject, socialSignInMessage } from '../../src/lib/stores/social-sign-in.ts';
 
 const INITIAL_AUTH = $auth.get();
 const INITIAL_SIGN_IN = $signIn.get();

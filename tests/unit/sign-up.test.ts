@@ -7,6 +7,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, NETWORK_ERROR_MESSAGE } from '../../src/lib/http.ts';
+import {
+  AGREEMENT_MESSAGE,
+  CREATE_USER_FAILED_MESSAGE,
+  SIGN_UP_SUCCESS_MESSAGE,
+  USER_EXISTS_MESSAGE,
+  WEAK_PASSWORD_MESSAGE,
+} from '../../src/lib/messages.ts';
 import { SIGNUP_QUESTIONS } from '../../src/lib/signup-questions.ts';
 import { $auth, clearFlash, PUBLIC_TOKEN } from '../../src/lib/stores/auth.ts';
 import {
@@ -18,23 +25,18 @@ import {
 import { $signIn } from '../../src/lib/stores/sign-in.ts';
 import {
   $signUp,
-  AGREEMENT_MESSAGE,
   applySignUpQuery,
   continueWithGoogle,
-  CREATE_USER_FAILED_MESSAGE,
   createUserMessage,
   isPricingPage,
   POPUP_SWITCH_DELAY_MS,
   resetSignUp,
   SIGN_OUT_DELAY_MS,
-  SIGN_UP_SUCCESS_MESSAGE,
   signUpProblem,
   startGoogleSignUp,
   submitQuestionnaire,
   submitSignUp,
-  USER_EXISTS_MESSAGE,
   validateEmailMessage,
-  WEAK_PASSWORD_MESSAGE,
   type SignUpVariant,
 } from '../../src/lib/stores/sign-up.ts';
 import { clearUser } from '../../src/lib/stores/user.ts';

@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { EMAIL_MESSAGE, FILL_ALL_FIELDS_MESSAGE, PASSWORD_MESSAGE } from '../../src/lib/messages.ts';
 import {
-  EMAIL_MESSAGE,
-  FILL_ALL_FIELDS_MESSAGE,
-  PASSWORD_MESSAGE,
   UTM_FIELDS,
   emailSchema,
   passwordSchema,

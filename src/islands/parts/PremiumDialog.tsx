@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
+import { PREMIUM_DIALOG } from '../../lib/messages.ts';
 import { AUTH_LINKS } from '../../lib/routes.ts';
 import { $auth, closePremiumPopup, DEFAULT_PREMIUM_POPUP } from '../../lib/stores/auth.ts';
 import { Dialog } from './Dialog.tsx';
@@ -23,10 +24,10 @@ export function PremiumDialog(): ReactNode {
       actions={
         <>
           <button type="button" className="btn btn-secondary" onClick={closePremiumPopup} data-autofocus>
-            Keep Browsing
+            {PREMIUM_DIALOG.keepBrowsing}
           </button>
           <a className="btn btn-primary" href={AUTH_LINKS.pricing} onClick={closePremiumPopup}>
-            Get subscription
+            {PREMIUM_DIALOG.subscribe}
           </a>
         </>
       }

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
+import { SESSION_INACTIVE_DIALOG } from '../../lib/messages.ts';
 import { $sessionInactive, closeSessionInactive, refreshNow } from '../../lib/stores/ui.ts';
 import { Dialog } from './Dialog.tsx';
 
@@ -13,11 +14,11 @@ export function SessionInactiveDialog(): ReactNode {
     <Dialog
       open={open}
       onClose={closeSessionInactive}
-      title="Stay Ahead with Fresh Data!"
-      description="Your session has been inactive. For the latest financial insights, please refresh."
+      title={SESSION_INACTIVE_DIALOG.title}
+      description={SESSION_INACTIVE_DIALOG.text}
       actions={
         <button type="button" className="btn btn-primary" onClick={refreshNow} data-autofocus>
-          Refresh Now
+          {SESSION_INACTIVE_DIALOG.button}
         </button>
       }
     />

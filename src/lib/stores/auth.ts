@@ -1,4 +1,5 @@
 import { computed, map } from 'nanostores';
+import { PREMIUM_DIALOG } from '../messages.ts';
 import { $user, clearUser, setUserData, type UserData } from './user.ts';
 
 export type FlashType = 'error' | 'success';
@@ -36,8 +37,8 @@ export const PUBLIC_TOKEN: string = import.meta.env.PUBLIC_FALLBACK_TOKEN ?? 'pu
 export const FLASH_TIMEOUT_MS = 3000;
 
 export const DEFAULT_PREMIUM_POPUP: PremiumPopup = {
-  title: 'Unrestricted Access',
-  text: 'Unlock every dataset, endpoint and page with one of our premium membership plans.',
+  title: PREMIUM_DIALOG.title,
+  text: PREMIUM_DIALOG.text,
 };
 
 export const $auth = map<AuthState>({

@@ -1,6 +1,7 @@
 import { map } from 'nanostores';
 import { getClientAuth } from '../firebase.ts';
-import { EMAIL_MESSAGE, FILL_ALL_FIELDS_MESSAGE, isEmailAddress } from '../form-rules.ts';
+import { isEmailAddress } from '../form-rules.ts';
+import { EMAIL_MESSAGE, FILL_ALL_FIELDS_MESSAGE } from '../messages.ts';
 import { showFlash } from './auth.ts';
 
 export type PasswordResetStatus = 'idle' | 'sending' | 'sent' | 'error';

@@ -1,5 +1,6 @@
 import { map } from 'nanostores';
 import { ApiError, NETWORK_ERROR_MESSAGE, api } from '../http.ts';
+import { isoDayStart } from '../iso-date.ts';
 import { LONG_HISTORY_TIER } from '../symbol-routes.ts';
 import { requireTier } from './plan-access.ts';
 import {
@@ -120,8 +121,8 @@ export function setChartType(chartType: ChartType): void {
  * read as UTC, so the axis shows the exchange's hours whatever the reader's time zone.
  */
 export function chartTime(time: string): number {
-  const text = time.length > 10 ? `${time.slice(0, 19).replace(' ', 'T')}Z` : `${time}T00:00:00Z`;
-  return Date.parse(text) / 1000;
+  if (time.length <= 10) return isoDayStart(time) / 1000;
+  return Date.parse(`${time.slice(0, 19).replace(' ', 'T')}Z`) / 1000;
 }
 
 /** A candle as the chart library takes it. */

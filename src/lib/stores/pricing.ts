@@ -1,16 +1,10 @@
 import { map } from 'nanostores';
 import { ApiError, portal } from '../http.ts';
+import { PRICE_PLANS_ERROR_MESSAGE } from '../messages.ts';
 import { DEFAULT_PRICING, type PricePlan, type PricePlansAnswer } from '../price-plans.ts';
-import { SITE_NAME } from '../routes.ts';
 
 export { DEFAULT_PRICING };
 export type { BillingInterval, PlanType, PricePlan, PricePlansAnswer } from '../price-plans.ts';
-
-/** Where pricing failures send people; derived from the brand so a rename cannot leave it stale. */
-export const SUPPORT_EMAIL = `support@${SITE_NAME.toLowerCase()}.com`;
-
-/** SPEC §8: shown when the plans cannot be loaded and the server gave no reason of its own. */
-export const PRICE_PLANS_ERROR_MESSAGE = `Something went wrong, please contact ${SUPPORT_EMAIL} for more details.`;
 
 /** A postal address for invoices; every part is free text because formats differ by country. */
 export interface BillingAddress {

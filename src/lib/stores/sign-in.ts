@@ -1,16 +1,18 @@
 import { map } from 'nanostores';
 import { NEW_REGISTRATION_COOKIE, removeCookie } from '../cookies.ts';
 import { getClientAuth } from '../firebase.ts';
-import { EMAIL_MESSAGE, FILL_ALL_FIELDS_MESSAGE, isEmailAddress } from '../form-rules.ts';
+import { isEmailAddress } from '../form-rules.ts';
+import {
+  BLOCKED_ACCOUNT_MESSAGE,
+  EMAIL_MESSAGE,
+  FILL_ALL_FIELDS_MESSAGE,
+  NO_USERID_MESSAGE,
+  SIGN_IN_FAILED_MESSAGE,
+} from '../messages.ts';
 import { ApiError, answerText, appServer } from '../http.ts';
 import { AUTH_LINKS, normalizePath } from '../routes.ts';
 import type { UserData } from '../user-data.ts';
 import { $auth, showFlash, signedIn } from './auth.ts';
-
-/** SPEC §8, sign-in. */
-export const BLOCKED_ACCOUNT_MESSAGE = 'Your account has been blocked. Please contact support.';
-export const NO_USERID_MESSAGE = 'Error signing into your account.';
-export const SIGN_IN_FAILED_MESSAGE = 'Sign in failed. Please try again later.';
 
 /** Where a signed-in visitor goes when no other page was asked for (SPEC §2). */
 export const DEFAULT_RETURN_PATH = AUTH_LINKS.dashboard;

@@ -4,8 +4,16 @@ import { map } from 'nanostores';
 import { pushSignUpEvent, type SignUpCategory } from '../analytics.ts';
 import { NEW_REGISTRATION_COOKIE, NEW_REGISTRATION_EXPIRES_DAYS, setCookie } from '../cookies.ts';
 import { getClientAuth } from '../firebase.ts';
-import { EMAIL_MESSAGE, FILL_ALL_FIELDS_MESSAGE, PASSWORD_MESSAGE } from '../form-rules.ts';
 import { ApiError, answerText, appServer, portal } from '../http.ts';
+import {
+  AGREEMENT_MESSAGE,
+  CREATE_USER_FAILED_MESSAGE,
+  EMAIL_MESSAGE,
+  FILL_ALL_FIELDS_MESSAGE,
+  SIGN_UP_SUCCESS_MESSAGE,
+  USER_EXISTS_MESSAGE,
+  WEAK_PASSWORD_MESSAGE,
+} from '../messages.ts';
 import { AUTH_LINKS, normalizePath } from '../routes.ts';
 import type { SignupAnswers } from '../signup-questions.ts';
 import { campaignFor } from '../utms.ts';
@@ -21,14 +29,6 @@ import {
   type SocialSignInAnswer,
 } from './social-sign-in.ts';
 
-/** SPEC §5 and §8, sign-up: the words the visitor reads, word for word. */
-export const AGREEMENT_MESSAGE =
-  'Please agree to the terms and conditions & privacy policy before proceeding.';
-export const USER_EXISTS_MESSAGE = 'User already exists.';
-export const WEAK_PASSWORD_MESSAGE = PASSWORD_MESSAGE;
-export const CREATE_USER_FAILED_MESSAGE = 'Create user failed! Please try again later.';
-export const SIGN_UP_SUCCESS_MESSAGE =
-  'User created successfully. Please check your email to verify your account.';
 /** SPEC §2, questionnaire: the views while the key is prepared and once it is. */
 export const PREPARING_KEY_MESSAGE =
   'We are preparing your API key, which will be ready in just a few seconds....';

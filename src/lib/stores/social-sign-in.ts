@@ -1,13 +1,20 @@
 import type { Auth, UserCredential } from 'firebase/auth';
 import { getClientAuth } from '../firebase.ts';
-import { EMAIL_MESSAGE, FILL_ALL_FIELDS_MESSAGE, isEmailAddress } from '../form-rules.ts';
+import { isEmailAddress } from '../form-rules.ts';
+import {
+  BLOCKED_ACCOUNT_MESSAGE,
+  EMAIL_MESSAGE,
+  FILL_ALL_FIELDS_MESSAGE,
+  OTHER_CREDENTIAL_MESSAGE,
+  POPUP_BLOCKED_MESSAGE,
+  POPUP_CLOSED_MESSAGE,
+  SIGN_IN_FAILED_MESSAGE,
+} from '../messages.ts';
 import { ApiError, portal } from '../http.ts';
 import {
   $signIn,
-  BLOCKED_ACCOUNT_MESSAGE,
   completeSignIn,
   failSignIn,
-  SIGN_IN_FAILED_MESSAGE,
   signInErrorMessage,
   signInPending,
   signInResultMessage,
@@ -16,12 +23,6 @@ import {
   type SignInFormKind,
 } from './sign-in.ts';
 import { signedOut } from './auth.ts';
-
-/** SPEC §8, social sign-in. */
-export const OTHER_CREDENTIAL_MESSAGE =
-  'An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address.';
-export const POPUP_CLOSED_MESSAGE = 'Sign in interrupted. Please try again later.';
-export const POPUP_BLOCKED_MESSAGE = 'Please allow pop-up windows to sign in.';
 
 /** The identity provider's id of Google sign-ins. */
 export const GOOGLE_PROVIDER_ID = 'google.com';

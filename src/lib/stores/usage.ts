@@ -1,6 +1,7 @@
 import { computed, map } from 'nanostores';
 import { DATA_API_URL } from '../endpoints.ts';
 import { ApiError, NETWORK_ERROR_MESSAGE, portal } from '../http.ts';
+import { isoDayStart, isoDaysThrough } from '../iso-date.ts';
 import type { PricePlan } from '../price-plans.ts';
 import { $signedIn } from './auth.ts';
 import { $dashboard, $dashboardView } from './dashboard.ts';
@@ -63,29 +64,20 @@ export interface EndpointUsage {
   bytes: number;
 }
 
-const DAY_MS = 86_400_000;
 /** The most days a series is drawn for, so a malformed range cannot spin the browser. */
 const MAX_SERIES_DAYS = 366;
-
-function dayNumber(date: string): number {
-  return /^\d{4}-\d{2}-\d{2}$/.test(date) ? Date.parse(`${date}T00:00:00Z`) : Number.NaN;
-}
 
 /**
  * Every day from `from` to `to` with its calls, days without use included as 0: the server sends
  * only days with calls, but a chart with gaps would make quiet days disappear rather than show.
  */
 export function dailySeries(rows: readonly UsageRow[], from: string, to: string): DayUsage[] {
-  const start = dayNumber(from);
-  const end = dayNumber(to);
-  if (Number.isNaN(start) || Number.isNaN(end) || start > end) return [];
   const perDay = new Map<string, number>();
   for (const row of rows) perDay.set(row.date, (perDay.get(row.date) ?? 0) + row.calls);
-  const days: { date: string; calls: number }[] = [];
-  for (let time = start; time <= end && days.length < MAX_SERIES_DAYS; time += DAY_MS) {
-    const date = new Date(time).toISOString().slice(0, 10);
-    days.push({ date, calls: perDay.get(date) ?? 0 });
-  }
+  const days = isoDaysThrough(from, to, MAX_SERIES_DAYS).map((date) => ({
+    date,
+    calls: perDay.get(date) ?? 0,
+  }));
   const busiest = Math.max(0, ...days.map((day) => day.calls));
   return days.map((day) => ({ ...day, share: busiest === 0 ? 0 : day.calls / busiest }));
 }
@@ -139,13 +131,13 @@ const shortDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeri
 
 /** A UTC day as "Mar 3, 2026"; the day the server counted in, whatever the reader's time zone. */
 export function formatDay(date: string): string {
-  const time = dayNumber(date);
+  const time = isoDayStart(date);
   return Number.isNaN(time) ? date : longDay.format(time);
 }
 
 /** A UTC day as "Mar 3", for the chart's axis where the year would only crowd it. */
 export function formatShortDay(date: string): string {
-  const time = dayNumber(date);
+  const time = isoDayStart(date);
   return Number.isNaN(time) ? date : shortDay.format(time);
 }
 

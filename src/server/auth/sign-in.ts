@@ -1,6 +1,7 @@
 import type { Context, Input, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { BlankInput } from 'hono/types';
+import { BLOCKED_ACCOUNT_MESSAGE, SIGN_IN_FAILED_MESSAGE } from '../../lib/messages.ts';
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
 import { clientIp, isHttpsRequest } from '../app/request.ts';
@@ -38,9 +39,7 @@ export function refreshTokenCookie(c: Context): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-export const BLOCKED_MESSAGE = 'Your account has been blocked. Please contact support.';
 export const INVALID_LOGIN_MESSAGE = 'Invalid email/username or password.';
-export const SIGN_IN_FAILED_MESSAGE = 'Sign in failed. Please try again later.';
 export const TOO_MANY_ATTEMPTS_MESSAGE = 'Too many sign-in attempts. Please try again later.';
 
 const PROVIDER_RETRY_AFTER_SECONDS = 5;
@@ -49,7 +48,7 @@ const USER_AGENT_HEADER = 'user-agent';
 
 /** SPEC §5: a blocked account is refused with this answer wherever it tries to sign in. */
 export function blockedAnswer(c: Context): Response {
-  return c.json({ error: BLOCKED_MESSAGE, blockedAccount: true }, 403);
+  return c.json({ error: BLOCKED_ACCOUNT_MESSAGE, blockedAccount: true }, 403);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import { isoDay, isoDayStart, isoDaysBetween } from '../../lib/iso-date.ts';
 import { getDatabase, type Db } from '../db/client.ts';
 import { isDatabaseUnavailable, redactSecrets, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../app/errors.ts';
 import { checkDatabase, healthRoutes } from '../app/health.ts';
@@ -559,11 +560,10 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
 }
 
 function usageRange(params: Record<string, unknown>, now: Date): { from: string; to: string } | string {
-  const to = typeof params.to === 'string' ? params.to : now.toISOString().slice(0, 10);
-  const from =
-    typeof params.from === 'string' ? params.from : recentDays(30, new Date(`${to}T00:00:00Z`)).from;
+  const to = typeof params.to === 'string' ? params.to : isoDay(now);
+  const from = typeof params.from === 'string' ? params.from : recentDays(30, new Date(isoDayStart(to))).from;
   if (from > to) return 'Parameter "from" must be on or before "to".';
-  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000 + 1;
+  const days = isoDaysBetween(from, to) + 1;
   if (days > MAX_USAGE_DAYS) return `Parameters "from" and "to" may span at most ${MAX_USAGE_DAYS} days.`;
   return { from, to };
 }

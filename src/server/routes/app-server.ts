@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { FILL_ALL_FIELDS_MESSAGE, MAX_PASSWORD_LENGTH, usernameOrEmailSchema } from '../../lib/validation.ts';
+import { FILL_ALL_FIELDS_MESSAGE } from '../../lib/messages.ts';
+import { MAX_PASSWORD_LENGTH, usernameOrEmailSchema } from '../../lib/validation.ts';
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
 import { checkPassword, createCustomToken } from '../auth/identity.ts';

@@ -9,9 +9,9 @@ import {
   USER_CODE_FORMAT_MESSAGE,
   USER_CODE_INVALID_MESSAGE,
 } from '../../lib/user-code.ts';
+import { BLOCKED_ACCOUNT_MESSAGE } from '../../lib/messages.ts';
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
-import { BLOCKED_MESSAGE } from '../auth/sign-in.ts';
 import { requireUser } from '../middleware/caller.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { requestOrigin } from '../app/request.ts';
@@ -179,7 +179,7 @@ export function createDevauthRoutes(options: DeviceCodeOptions = {}) {
       }
       const user = await findUserById(db, outcome.userId);
       if (!user) return tokenError(c, 'expired_token');
-      if (user.blocked) return tokenError(c, 'access_denied', BLOCKED_MESSAGE);
+      if (user.blocked) return tokenError(c, 'access_denied', BLOCKED_ACCOUNT_MESSAGE);
       const key = await revealApiKey(db, user.id);
       if (!key) return tokenError(c, 'access_denied', NO_API_KEY_MESSAGE);
       return c.json({ api_key: key.key, email: user.email, plan: user.planCode });

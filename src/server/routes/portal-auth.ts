@@ -1,6 +1,13 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import {
+  AGREEMENT_MESSAGE,
+  CREATE_USER_FAILED_MESSAGE,
+  OTHER_CREDENTIAL_MESSAGE,
+  SIGN_IN_FAILED_MESSAGE,
+  USER_EXISTS_MESSAGE,
+} from '../../lib/messages.ts';
 import { emailSchema, normalizeEmail, passwordSchema, utmShape } from '../../lib/validation.ts';
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
@@ -15,7 +22,6 @@ import {
   providerUnavailable,
   refreshSession,
   refreshTokenCookie,
-  SIGN_IN_FAILED_MESSAGE,
   signInSession,
 } from '../auth/sign-in.ts';
 import { bearerToken } from '../app/request.ts';
@@ -35,17 +41,10 @@ import { DuplicateUserError, findUserByFirebaseUid, findUserById } from '../serv
 import { isSessionActive } from '../auth/sessions.ts';
 import { userData } from '../auth/user-data.ts';
 
-export const AGREEMENT_MESSAGE =
-  'Please agree to the terms and conditions & privacy policy before proceeding.';
-export const USER_EXISTS_MESSAGE = 'User already exists.';
-export const CREATE_USER_FAILED_MESSAGE = 'Create user failed! Please try again later.';
 export const SIGN_UP_UNVERIFIED_MESSAGE = 'We could not confirm this sign-up. Please try again.';
 export const SIGN_UP_MISMATCH_MESSAGE = 'This sign-up does not match the signed-in account.';
 export const ID_TOKEN_REFUSED_MESSAGE = 'Your sign-in could not be verified. Please sign in again.';
 export const NO_EMAIL_MESSAGE = 'Your sign-in account has no email address.';
-/** SPEC §8, account-exists-with-different-credential. */
-export const OTHER_CREDENTIAL_MESSAGE =
-  'An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address.';
 
 /**
  * The header the web apps send with refresh-token calls (`X-App: apps`). It is accepted, not

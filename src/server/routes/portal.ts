@@ -4,12 +4,15 @@ import { z } from 'zod';
 import {
   EMAIL_MESSAGE,
   FILL_ALL_FIELDS_MESSAGE,
+  PASSWORD_MESSAGE,
+  USER_EXISTS_MESSAGE,
+} from '../../lib/messages.ts';
+import {
   isEmailAddress,
   MAX_EMAIL_LENGTH,
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
   normalizeEmail,
-  PASSWORD_MESSAGE,
   utmShape,
 } from '../../lib/validation.ts';
 import type { Context } from 'hono';
@@ -25,9 +28,6 @@ import { jsonBody, type JsonInput, queryParams } from '../middleware/validate.ts
 import { saveCampaign } from '../services/campaigns.ts';
 import { listPricePlans } from '../services/price-plans.ts';
 import { getSurvey, signupAnswersSchema, submitSurvey } from '../services/surveys.ts';
-
-/** SPEC §8: the identity provider's email-already-in-use message, shown before the account is even created. */
-export const USER_EXISTS_MESSAGE = 'User already exists.';
 
 const validateEmailBody = z.strictObject({
   email: z.string().max(MAX_EMAIL_LENGTH + 64),

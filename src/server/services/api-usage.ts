@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { DAY_MS, isoDay, shiftIsoDays } from '../../lib/iso-date.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, apiUsage } from '../db/schema.ts';
 import { redactSecrets } from '../app/errors.ts';
@@ -65,9 +66,9 @@ export class UsageMeter {
   /** Counts one answered call; starts the flush timer on first use. */
   record(apiKeyId: string, endpoint: string, bytes: number): void {
     const now = this.now();
-    if (now >= this.day.endsAt || now < this.day.endsAt - 86_400_000) {
-      const start = now - (now % 86_400_000);
-      this.day = { name: new Date(start).toISOString().slice(0, 10), endsAt: start + 86_400_000 };
+    if (now >= this.day.endsAt || now < this.day.endsAt - DAY_MS) {
+      const start = now - (now % DAY_MS);
+      this.day = { name: isoDay(new Date(start)), endsAt: start + DAY_MS };
     }
     const day = this.day.name;
     const id = `${apiKeyId}|${day}|${endpoint}`;
@@ -159,9 +160,8 @@ export class UsageMeter {
 
 /** The last `days` UTC days ending today. */
 export function recentDays(days: number, now: Date = new Date()): UsageRange {
-  const to = now.toISOString().slice(0, 10);
-  const start = new Date(now.getTime() - (days - 1) * 86_400_000);
-  return { from: start.toISOString().slice(0, 10), to };
+  const to = isoDay(now);
+  return { from: shiftIsoDays(to, 1 - days), to };
 }
 
 const usageColumns = {

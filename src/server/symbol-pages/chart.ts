@@ -4,13 +4,11 @@ import { intradayPrices, type Security } from '../db/schema.ts';
 import {
   historicalFull,
   intradayChart,
-  isoDate,
   recentBars,
-  shiftDays,
-  shiftYears,
   type DateRange,
   type IntradayBar,
 } from '../services/market-data/prices.ts';
+import { isoDay, shiftIsoDays, shiftIsoMonths, shiftIsoYears } from '../../lib/iso-date.ts';
 import {
   MAX_DAILY_POINTS,
   weeklyBars,
@@ -25,27 +23,19 @@ const EARLIEST_DAY = '1900-01-01';
 /** Trading days the 5D range shows. */
 const FIVE_DAYS = 5;
 
-/** Shifts a YYYY-MM-DD day by whole months; a day the target month lacks falls back to its last. */
-export function shiftMonths(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const shifted = new Date(Date.UTC(y, m - 1 + months, d));
-  if (shifted.getUTCDate() !== d) shifted.setUTCDate(0);
-  return isoDate(shifted);
-}
-
 /** The days a daily range covers, ending on the symbol's latest bar. */
 export function dailyWindow(range: Exclude<ChartRange, '1D' | '5D'>, latest: string): DateRange {
   switch (range) {
     case '1M':
-      return { from: shiftDays(shiftMonths(latest, -1), 1), to: latest };
+      return { from: shiftIsoDays(shiftIsoMonths(latest, -1), 1), to: latest };
     case '6M':
-      return { from: shiftDays(shiftMonths(latest, -6), 1), to: latest };
+      return { from: shiftIsoDays(shiftIsoMonths(latest, -6), 1), to: latest };
     case 'YTD':
       return { from: `${latest.slice(0, 4)}-01-01`, to: latest };
     case '1Y':
-      return { from: shiftDays(shiftYears(latest, -1), 1), to: latest };
+      return { from: shiftIsoDays(shiftIsoYears(latest, -1), 1), to: latest };
     case '5Y':
-      return { from: shiftDays(shiftYears(latest, -5), 1), to: latest };
+      return { from: shiftIsoDays(shiftIsoYears(latest, -5), 1), to: latest };
     case 'Max':
       return { from: EARLIEST_DAY, to: latest };
   }
@@ -107,7 +97,7 @@ export async function loadPriceChart(
     const bars = await intradayChart(db, security, '30min', {});
     return { symbol, range, interval: '30min', bars: latestDays(bars, FIVE_DAYS) };
   }
-  const latest = (await recentBars(db, [symbol], isoDate(now), 1)).get(symbol)?.[0]?.date;
+  const latest = (await recentBars(db, [symbol], isoDay(now), 1)).get(symbol)?.[0]?.date;
   if (latest === undefined) return { symbol, range, interval: '1day', bars: [] };
   const rows = await historicalFull(db, security, dailyWindow(range, latest));
   const daily: ChartBar[] = rows

@@ -1,10 +1,11 @@
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { isoDay, shiftIsoYears } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import { companyProfiles, dividends, keyExecutives, securities, type Security } from '../../db/schema.ts';
 import type { SymbolDirectory } from './directory.ts';
 import { memoPerDatabase } from './memo.ts';
 import { latestCloses } from './movers.ts';
-import { isoDate, round, roundPrice, shiftYears } from './prices.ts';
+import { round, roundPrice } from './prices.ts';
 import { marketCap, priceChange, quoteFacts } from './quotes.ts';
 
 export interface ProfileRow {
@@ -78,10 +79,10 @@ function textOrNull(value: string | null | undefined): string | null {
  * profile, such as coins and indexes, answer with empty company fields).
  */
 async function loadProfile(db: Db, security: Security, now: Date): Promise<ProfileRow | null> {
-  const asOf = isoDate(now);
+  const asOf = isoDay(now);
   const facts = (await quoteFacts(db, [security.symbol], now)).get(security.symbol);
   if (facts === undefined) return null;
-  const yearAgo = shiftYears(facts.date, -1);
+  const yearAgo = shiftIsoYears(facts.date, -1);
   const [stored] = await db
     .select({
       description: companyProfiles.description,
@@ -163,7 +164,7 @@ export async function profiles(
   symbols: readonly string[],
   now: Date,
 ): Promise<ProfileRow[]> {
-  const asOf = isoDate(now);
+  const asOf = isoDay(now);
   const memo = profileMemo(db);
   const rows: ProfileRow[] = [];
   for (const symbol of symbols) {

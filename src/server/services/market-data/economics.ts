@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { isoDay, shiftIsoMonths } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import { economicIndicators, treasuryRates } from '../../db/schema.ts';
 
@@ -64,18 +65,13 @@ export interface DateRange {
   to?: string | undefined;
 }
 
-function dayOffset(date: Date, months: number): string {
-  const day = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, date.getUTCDate()));
-  return day.toISOString().slice(0, 10);
-}
-
 /**
  * The dates a treasury-rates request reads: as given, else the three months up to `to` (or today), as
  * FMP defaults to a recent window rather than thirty years of curves.
  */
 export function treasuryRange(range: DateRange, now: Date): { from: string; to: string } {
-  const to = range.to ?? now.toISOString().slice(0, 10);
-  const from = range.from ?? dayOffset(new Date(`${to}T00:00:00Z`), -3);
+  const to = range.to ?? isoDay(now);
+  const from = range.from ?? shiftIsoMonths(to, -3);
   return { from, to };
 }
 

@@ -1,4 +1,5 @@
 import { and, between, desc, eq, gt, lte, or, type SQL } from 'drizzle-orm';
+import { isoDay, shiftIsoDays } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import { companyProfiles, dailyPrices, dividends } from '../../db/schema.ts';
 import type { SymbolDirectory } from './directory.ts';
@@ -27,7 +28,6 @@ import {
   type PeriodStatements,
   type RatiosRow,
 } from './formulas.ts';
-import { isoDate, shiftDays } from './prices.ts';
 import {
   BALANCE_SHEET_FIELDS,
   CASH_FLOW_FIELDS,
@@ -104,7 +104,7 @@ export async function closesOnOrBefore(
   const found = new Map<string, number>();
   if (dates.length === 0) return found;
   const windows: SQL[] = dates.map((date) =>
-    between(dailyPrices.date, shiftDays(date, -PRICE_LOOKBACK_DAYS), date),
+    between(dailyPrices.date, shiftIsoDays(date, -PRICE_LOOKBACK_DAYS), date),
   );
   const bars = await db
     .select({ date: dailyPrices.date, close: dailyPrices.close })
@@ -114,7 +114,7 @@ export async function closesOnOrBefore(
   for (const date of dates) {
     // Bars are newest first: the first one not after the date is the last trading day on or before it.
     const bar = bars.find(
-      (candidate) => candidate.date <= date && candidate.date >= shiftDays(date, -PRICE_LOOKBACK_DAYS),
+      (candidate) => candidate.date <= date && candidate.date >= shiftIsoDays(date, -PRICE_LOOKBACK_DAYS),
     );
     if (bar !== undefined) found.set(date, bar.close);
   }
@@ -130,7 +130,7 @@ export async function latestClose(
   const [bar] = await db
     .select({ date: dailyPrices.date, close: dailyPrices.close })
     .from(dailyPrices)
-    .where(and(eq(dailyPrices.symbol, symbol), lte(dailyPrices.date, isoDate(now))))
+    .where(and(eq(dailyPrices.symbol, symbol), lte(dailyPrices.date, isoDay(now))))
     .orderBy(desc(dailyPrices.date))
     .limit(1);
   return bar;
@@ -146,7 +146,7 @@ async function dividendsPerShare(db: Db, symbol: string, series: PeriodSeries): 
     const previous = series.previousOf(period);
     const start =
       previous?.income.date ??
-      shiftDays(period.date, -Math.round(periodDays(period.statements.income.period)));
+      shiftIsoDays(period.date, -Math.round(periodDays(period.statements.income.period)));
     return { end: period.date, start };
   });
   if (windows.length === 0) return perPeriod;

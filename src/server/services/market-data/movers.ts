@@ -1,10 +1,11 @@
 import { and, desc, eq, lt, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { isoDay } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import { dailyPrices, securities, splits, type Security } from '../../db/schema.ts';
 import { US_EXCHANGES, type SymbolDirectory } from './directory.ts';
 import { memoPerDatabase } from './memo.ts';
-import { isoDate, percentChange, roundPercent, roundPrice } from './prices.ts';
+import { percentChange, roundPercent, roundPrice } from './prices.ts';
 
 /** One stock's trading day: its close and the close of its previous bar, in today's share terms. */
 export interface StockDayEntry {
@@ -104,7 +105,7 @@ async function loadStockDay(db: Db, day: { on: string } | { latestBy: string }):
 
 /** The latest trading day of stocks on or before `now`'s date; memoized for a minute. */
 export function latestStockDay(db: Db, now: Date): Promise<StockDay> {
-  const asOf = isoDate(now);
+  const asOf = isoDay(now);
   return dayMemo(db).load(`latest|${asOf}`, () => loadStockDay(db, { latestBy: asOf }));
 }
 

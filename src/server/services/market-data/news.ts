@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { shiftIsoDays } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import { earningCallTranscripts, news, type NewsCategory } from '../../db/schema.ts';
 
@@ -31,19 +32,13 @@ export function formatTimestamp(value: string): string {
   return value.replace('T', ' ').slice(0, 19);
 }
 
-function nextDay(date: string): string {
-  const day = new Date(`${date}T00:00:00Z`);
-  day.setUTCDate(day.getUTCDate() + 1);
-  return day.toISOString().slice(0, 10);
-}
-
 /** Articles of one category, newest first, paged; optionally about some symbols and within dates. */
 export async function newsRows(db: Db, query: NewsQuery): Promise<NewsRow[]> {
   const conditions: SQL[] = [eq(news.category, query.category)];
   if (query.symbols !== undefined && query.symbols.length > 0)
     conditions.push(inArray(news.symbol, [...query.symbols]));
   if (query.from !== undefined) conditions.push(gte(news.publishedAt, `${query.from} 00:00:00`));
-  if (query.to !== undefined) conditions.push(lt(news.publishedAt, `${nextDay(query.to)} 00:00:00`));
+  if (query.to !== undefined) conditions.push(lt(news.publishedAt, `${shiftIsoDays(query.to, 1)} 00:00:00`));
   const rows = await db
     .select()
     .from(news)

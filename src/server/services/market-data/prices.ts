@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { dailyPrices, intradayPrices, securities, type AssetType, type Security } from '../../db/schema.ts';
 import { DATA_TIERS, DataApiError, PlanRequiredError, type PlanAccess } from '../../data-api/endpoint.ts';
+import { isoDay, shiftIsoDays, shiftIsoYears } from '../../../lib/iso-date.ts';
 import { memoPerDatabase } from './memo.ts';
 
 /** One trading day, split-adjusted unless it was read raw; newest first wherever lists of them are returned. */
@@ -27,7 +28,7 @@ export const DEFAULT_HISTORY_YEARS = 5;
 const STARTER_HISTORY_YEARS = 10;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Numbers and dates
+// Numbers
 
 /** Rounds half away from zero; anything not finite becomes 0 so answers never carry NaN or Infinity. */
 export function round(value: number, decimals: number): number {
@@ -61,35 +62,6 @@ export function percentChange(change: number, base: number): number {
   return base === 0 ? 0 : roundPercent((change / base) * 100);
 }
 
-const DAY_MS = 86_400_000;
-let lastDay = { start: 0, end: 0, text: '1970-01-01' };
-
-/**
- * The UTC calendar date of an instant, as the API writes dates. Every hot request asks it for the same
- * day, so the day last formatted is kept.
- */
-export function isoDate(instant: Date): string {
-  const time = instant.getTime();
-  if (time >= lastDay.start && time < lastDay.end) return lastDay.text;
-  const start = Math.floor(time / DAY_MS) * DAY_MS;
-  const text = instant.toISOString().slice(0, 10);
-  if (Number.isFinite(start)) lastDay = { start, end: start + DAY_MS, text };
-  return text;
-}
-
-/** Shifts a YYYY-MM-DD date by whole years; 29 February falls back to the 28th. */
-export function shiftYears(date: string, years: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const shifted = new Date(Date.UTC(y + years, m - 1, d));
-  if (shifted.getUTCDate() !== d) shifted.setUTCDate(0);
-  return isoDate(shifted);
-}
-
-/** Shifts a YYYY-MM-DD date by days. */
-export function shiftDays(date: string, days: number): string {
-  return isoDate(new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000));
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Date ranges the plans allow
 
@@ -108,11 +80,11 @@ export function resolveDailyRange(
   plan: Pick<PlanAccess, 'historyYears' | 'dataTier'>,
   now: Date,
 ): DateRange {
-  const today = isoDate(now);
+  const today = isoDay(now);
   const to = params.to ?? today;
-  const earliest = plan.historyYears === null ? undefined : shiftYears(today, -plan.historyYears);
+  const earliest = plan.historyYears === null ? undefined : shiftIsoYears(today, -plan.historyYears);
   const refuse = (start: string): never => {
-    const needsStarterOnly = start >= shiftYears(today, -STARTER_HISTORY_YEARS);
+    const needsStarterOnly = start >= shiftIsoYears(today, -STARTER_HISTORY_YEARS);
     const tier = Math.max(
       plan.dataTier + 1,
       needsStarterOnly ? DATA_TIERS.fundamentals : DATA_TIERS.professional,
@@ -127,7 +99,7 @@ export function resolveDailyRange(
     from = params.from;
     if (earliest !== undefined && from < earliest) refuse(from);
   } else {
-    from = shiftYears(to, -DEFAULT_HISTORY_YEARS);
+    from = shiftIsoYears(to, -DEFAULT_HISTORY_YEARS);
     if (earliest !== undefined && from < earliest) from = earliest;
   }
   if (from > to) {
@@ -323,7 +295,7 @@ export async function intradayBars(
   interval: IntradayInterval,
   range: { from?: string | undefined; to?: string | undefined },
 ): Promise<IntradayBar[]> {
-  const end = `${shiftDays(range.to ?? '9999-12-30', 1)} 00:00:00`;
+  const end = `${shiftIsoDays(range.to ?? '9999-12-30', 1)} 00:00:00`;
   const start =
     range.from === undefined
       ? sql`date_trunc('day', (${db

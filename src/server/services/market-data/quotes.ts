@@ -1,16 +1,9 @@
+import { isoDay, isoDayStart, shiftIsoYears } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import type { AssetType, Security } from '../../db/schema.ts';
 import type { SymbolDirectory } from './directory.ts';
 import { memoPerDatabase } from './memo.ts';
-import {
-  isoDate,
-  percentChange,
-  recentBars,
-  round,
-  roundPrice,
-  shiftYears,
-  type DailyBar,
-} from './prices.ts';
+import { percentChange, recentBars, round, roundPrice, type DailyBar } from './prices.ts';
 
 /** What a quote is computed from: the latest daily bars, split-adjusted, before any rounding. */
 export interface QuoteFacts {
@@ -77,7 +70,7 @@ function mean(values: readonly number[]): number {
 export function quoteFromBars(symbol: string, bars: readonly DailyBar[]): QuoteFacts | null {
   const last = bars[0];
   if (last === undefined) return null;
-  const yearStart = shiftYears(last.date, -1);
+  const yearStart = shiftIsoYears(last.date, -1);
   let yearHigh = -Infinity;
   let yearLow = Infinity;
   for (const bar of bars) {
@@ -112,7 +105,7 @@ export async function quoteFacts(
   symbols: readonly string[],
   now: Date,
 ): Promise<Map<string, QuoteFacts>> {
-  const asOf = isoDate(now);
+  const asOf = isoDay(now);
   const memo = quoteMemo(db);
   const found = new Map<string, QuoteFacts>();
   const missing: string[] = [];
@@ -208,7 +201,7 @@ export function closeTimestamp(
   const key = `${session.timeZone}|${session.hour}:${session.minute}|${date}`;
   let instant = closeInstants.get(key);
   if (instant === undefined) {
-    const wall = Date.parse(`${date}T00:00:00Z`) + (session.hour * 60 + session.minute) * 60_000;
+    const wall = isoDayStart(date) + (session.hour * 60 + session.minute) * 60_000;
     const first = zoneOffset(wall, session.timeZone);
     instant = wall - first;
     const second = zoneOffset(instant, session.timeZone);

@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { DAY_MS } from '../../../../lib/iso-date.ts';
 import type { Db } from '../../../db/client.ts';
+import { dayOf, fromDay } from './calendar.ts';
 
 /**
  * Fast multi-row inserts for generated data. Each column travels as one array parameter spread by unnest(), so
@@ -27,7 +29,6 @@ export interface TableShape {
 const PRICE_SCALE = 100_000_000;
 /** Rows per statement: large enough to amortise the statement, small enough to keep parameters modest. */
 const CHUNK_ROWS = 50_000;
-const MS_PER_DAY = 86_400_000;
 /** Days from 1970-01-01 to 2000-01-01, PostgreSQL's epoch for binary dates and timestamps. */
 const PG_EPOCH_DAY = 10_957;
 
@@ -61,16 +62,14 @@ function textOf(value: Cell): string {
 }
 
 function isoDate(value: Cell): string {
-  if (typeof value === 'number') return new Date(value * MS_PER_DAY).toISOString().slice(0, 10);
+  if (typeof value === 'number') return fromDay(value);
   return textOf(value);
 }
 
 function dayNumber(value: Cell): number {
   if (typeof value === 'number') return value;
   const text = textOf(value);
-  return Math.floor(
-    Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10))) / MS_PER_DAY,
-  );
+  return dayOf(Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10)));
 }
 
 /** Microseconds since 2000-01-01 of "YYYY-MM-DD HH:MM:SS". */
@@ -84,7 +83,7 @@ function timestampMicros(value: Cell): number {
     Number(text.slice(14, 16)),
     Number(text.slice(17, 19)),
   );
-  return (ms - PG_EPOCH_DAY * MS_PER_DAY) * 1000;
+  return (ms - PG_EPOCH_DAY * DAY_MS) * 1000;
 }
 
 interface ColumnWriter {

@@ -3,7 +3,7 @@
  * are made only when rows are written.
  */
 
-const MS_PER_DAY = 86_400_000;
+import { DAY_MS, isoDay } from '../../../../lib/iso-date.ts';
 
 /** Day number of an ISO date (YYYY-MM-DD). */
 export function toDay(iso: string): number {
@@ -11,7 +11,7 @@ export function toDay(iso: string): number {
   if (!match) throw new Error(`not a date (YYYY-MM-DD): ${iso}`);
   const [, y, m, d] = match;
   const time = Date.UTC(Number(y), Number(m) - 1, Number(d));
-  const day = Math.floor(time / MS_PER_DAY);
+  const day = Math.floor(time / DAY_MS);
   if (fromDay(day) !== iso) throw new Error(`not a calendar date: ${iso}`);
   return day;
 }
@@ -22,14 +22,14 @@ const isoCache = new Map<number, string>();
 export function fromDay(day: number): string {
   let iso = isoCache.get(day);
   if (iso === undefined) {
-    iso = new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+    iso = isoDay(new Date(day * DAY_MS));
     isoCache.set(day, iso);
   }
   return iso;
 }
 
 export function dayOf(year: number, month: number, dayOfMonth: number): number {
-  return Math.floor(Date.UTC(year, month - 1, dayOfMonth) / MS_PER_DAY);
+  return Math.floor(Date.UTC(year, month - 1, dayOfMonth) / DAY_MS);
 }
 
 /** 0 = Sunday … 6 = Saturday. */
@@ -38,16 +38,16 @@ export function weekday(day: number): number {
 }
 
 export function yearOf(day: number): number {
-  return new Date(day * MS_PER_DAY).getUTCFullYear();
+  return new Date(day * DAY_MS).getUTCFullYear();
 }
 
 /** 1 … 12. */
 export function monthOf(day: number): number {
-  return new Date(day * MS_PER_DAY).getUTCMonth() + 1;
+  return new Date(day * DAY_MS).getUTCMonth() + 1;
 }
 
 export function dayOfMonth(day: number): number {
-  return new Date(day * MS_PER_DAY).getUTCDate();
+  return new Date(day * DAY_MS).getUTCDate();
 }
 
 /** Last calendar day of a month. */
@@ -73,7 +73,7 @@ const holidayCache = new Map<number, boolean>();
 function isFixedHoliday(day: number): boolean {
   let holiday = holidayCache.get(day);
   if (holiday === undefined) {
-    const date = new Date(day * MS_PER_DAY);
+    const date = new Date(day * DAY_MS);
     const m = date.getUTCMonth() + 1;
     const d = date.getUTCDate();
     holiday = (m === 1 && d === 1) || (m === 7 && d === 4) || (m === 12 && d === 25);
@@ -138,7 +138,7 @@ export function addWeekdays(day: number, count: number): number {
 
 /** The latest weekday on or before a moment (UTC): the default "as of" date of a generated data set. */
 export function latestWeekday(now: Date): string {
-  let day = Math.floor(now.getTime() / MS_PER_DAY);
+  let day = Math.floor(now.getTime() / DAY_MS);
   while (weekday(day) === 0 || weekday(day) === 6) day -= 1;
   return fromDay(day);
 }

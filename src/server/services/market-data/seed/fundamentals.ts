@@ -12,6 +12,7 @@ import {
   lastIndexAtOrBefore,
   monthEnd,
   monthOf,
+  yearOf,
 } from './calendar.ts';
 import type { SymbolSeries } from './prices.ts';
 import { createRandom, round, type Random } from './random.ts';
@@ -53,8 +54,7 @@ export interface CompanyFundamentals {
 export function fiscalQuarterEnd(fy: number, k: number, m: number): number {
   const yearEnd = dayOf(fy, m, 1);
   const month = addMonths(yearEnd, -3 * (4 - k));
-  const date = new Date(month * 86_400_000);
-  return monthEnd(date.getUTCFullYear(), date.getUTCMonth() + 1);
+  return monthEnd(yearOf(month), monthOf(month));
 }
 
 interface State {

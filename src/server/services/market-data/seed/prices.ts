@@ -260,8 +260,8 @@ function generatedDividends(
   const lastGenerated = days[days.length - 1] ?? first;
   for (let year = yearOf(first); year <= yearOf(asOfDay) + 1; year += 1) {
     for (const month of months) {
-      const nominal = Date.UTC(year, month - 1, policy.dayOfMonth) / 86_400_000;
-      const exDay = nextTradingDay(Math.floor(nominal) + random.int(-2, 2), calendar);
+      const nominal = dayOf(year, month, policy.dayOfMonth);
+      const exDay = nextTradingDay(nominal + random.int(-2, 2), calendar);
       const declarationDay = addWeekdays(exDay, -random.int(15, 25));
       if (exDay < first || declarationDay > asOfDay || declarationDay > lastGenerated) {
         continue;

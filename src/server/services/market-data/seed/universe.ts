@@ -1,5 +1,5 @@
 import type { AssetType } from '../../../db/market-schema.ts';
-import { dayOf, toDay, type TradingCalendar } from './calendar.ts';
+import { dayOf, fromDay, toDay, type TradingCalendar } from './calendar.ts';
 import { NAME_PREFIXES } from './names.ts';
 import { createRandom, round, type Random } from './random.ts';
 import { SECTORS, type SectorProfile } from './sectors.ts';
@@ -340,7 +340,7 @@ function generatedStocks(seed: number, used: Set<string>): SecuritySpec[] {
         splitRate: 0.00005,
         dividend,
         fundamentals: null,
-        ipoDate: dayToIso(ipo),
+        ipoDate: fromDay(ipo),
         volume: shares * random.logNormal(0.006, 0.5),
         marketCap: capLocal,
         facts: null,
@@ -349,8 +349,6 @@ function generatedStocks(seed: number, used: Set<string>): SecuritySpec[] {
   }
   return out;
 }
-
-const dayToIso = (day: number): string => new Date(day * 86_400_000).toISOString().slice(0, 10);
 
 function fundamentalsFor(spec: SecuritySpec, random: Random, firstFiscalYear: number): FundamentalsSpec {
   const sector = SECTORS.find((s) => s.name === spec.sector) ?? SECTORS[0];
@@ -556,7 +554,7 @@ function etfSpecs(seed: number, used: Set<string>): SecuritySpec[] {
         name,
         exchange: etfRandom.chance(0.8) ? 'AMEX' : 'NASDAQ',
         theme,
-        inception: dayToIso(inception),
+        inception: fromDay(inception),
         start: anchor * etfRandom.logNormal(0.85, 0.15),
         anchor,
         volume: (aum / anchor) * etfRandom.logNormal(0.01, 0.4),
