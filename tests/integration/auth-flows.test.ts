@@ -10,7 +10,8 @@ import { adminRoutes } from '../../src/server/routes/admin.ts';
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';
 import { SIGNUP_QUESTIONS } from '../../src/server/services/surveys.ts';
-import { findUserByFirebaseUid, setBlocked, setRole } from '../../src/server/services/users.ts';
+import { setIdentityDisabled } from '../../src/server/auth/identity.ts';
+import { findUserByFirebaseUid, findUserById, setBlocked, setRole } from '../../src/server/services/users.ts';
 import { REFRESH_REUSE_GRACE_MS } from '../../src/server/auth/sessions.ts';
 import { REFRESH_COOKIE_MAX_AGE_SECONDS } from '../../src/server/auth/tokens.ts';
 import { accountsAppOn, refreshCookieOf } from './accounts-app.ts';
@@ -460,6 +461,20 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
       } finally {
         vi.useRealTimers();
       }
+    });
+
+    it('ends the sign-in of an account disabled at the identity provider, as for a blocked account', async () => {
+      const account = await registered();
+      const { refreshToken } = await session(account.email);
+      // An operator disables the identity in the provider's own console, not through this site.
+      expect(await setIdentityDisabled(account.uid, true)).toEqual({ ok: true });
+      const res = await app.request('/app/auth/refresh', cookie(refreshToken));
+      expect(res.status).toBe(403);
+      expect(await body(res)).toEqual({
+        error: 'Your account has been blocked. Please contact support.',
+        blockedAccount: true,
+      });
+      expect((await findUserById(db(), account.userid))?.blocked).toBe(true);
     });
 
     it('keeps a user signed in when two tabs refresh with the same cookie at once', async () => {

@@ -8,6 +8,7 @@ import { clientIp, isHttpsRequest } from '../app/request.ts';
 import type { User } from '../db/schema.ts';
 import { SESSION_EXPIRED_MESSAGE } from '../middleware/caller.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
+import { blockIfDisabledAtProvider } from '../services/accounts.ts';
 import { findUserById } from '../services/users.ts';
 import type { PasswordFailureCode } from './identity.ts';
 import { revokeSession, revokeSessionByRefreshToken, rotateSession, startSession } from './sessions.ts';
@@ -153,7 +154,8 @@ export async function refreshSession(
   if (refreshToken === undefined) return expired();
   const rotated = await rotateSession(db, refreshToken);
   if (!rotated.ok) return expired();
-  const user = await findUserById(db, rotated.userId);
+  const found = await findUserById(db, rotated.userId);
+  const user = found ? await blockIfDisabledAtProvider(db, found) : null;
   if (!user || user.blocked) {
     await revokeSession(db, rotated.sessionId);
     expireRefreshCookie(c);

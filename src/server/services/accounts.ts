@@ -1,10 +1,16 @@
 import type { Db } from '../db/client.ts';
 import type { User } from '../db/schema.ts';
-import { isEmailVerified } from '../auth/identity.ts';
+import { getIdentityUser, isEmailVerified } from '../auth/identity.ts';
 import { createApiKey } from './api-keys.ts';
 import { saveCampaign, type CampaignInput } from './campaigns.ts';
 import { submitSurvey, type SignupAnswers } from './surveys.ts';
-import { DuplicateUserError, createUser, findUserByFirebaseUid, markEmailVerified } from './users.ts';
+import {
+  DuplicateUserError,
+  createUser,
+  findUserByFirebaseUid,
+  markEmailVerified,
+  setBlocked,
+} from './users.ts';
 
 // Accounts as a whole: creating one for a proven identity, with everything a sign-up brings, and
 // keeping its verification state in step with the identity provider.
@@ -81,4 +87,17 @@ export async function refreshEmailVerified(db: Db, user: User): Promise<User> {
   if (user.emailVerified) return user;
   const checked = await isEmailVerified(user.firebaseUid);
   return checked.ok ? syncEmailVerified(db, user, checked.emailVerified) : user;
+}
+
+/**
+ * Blocks an account whose identity was disabled at the provider (by an operator in its console, say),
+ * so it is refused like any blocked account: sessions revoked, sign-ins and refreshes refused, and its
+ * API keys refused at the data API's next key revalidation (within 60 s). Audited as a block by no
+ * actor. A provider that cannot be asked, or does not know the account, changes nothing.
+ */
+export async function blockIfDisabledAtProvider(db: Db, user: User): Promise<User> {
+  if (user.blocked) return user;
+  const found = await getIdentityUser(user.firebaseUid);
+  if (!found.ok || !found.user.disabled) return user;
+  return (await setBlocked(db, user.id, true, null)) ?? user;
 }
