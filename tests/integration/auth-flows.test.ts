@@ -678,6 +678,51 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
       );
     });
 
+    it('keeps a switched account switched, short and audited when its token reaches validate-user', async () => {
+      const { userid: adminId, accessToken: adminToken } = await admin();
+      const account = await registered();
+      const switched = await app.request(
+        '/app/auth/code-signin',
+        post({ switchingUserId: account.userid }, { Authorization: `Bearer ${adminToken}` }),
+      );
+      const { firebaseAccessToken } = await body(switched);
+      const exchanged = await toolkit('signInWithCustomToken', {
+        token: firebaseAccessToken,
+        returnSecureToken: true,
+      });
+      const idToken = String(exchanged.idToken);
+
+      const res = await app.request(`/portal/auth/validate-user?accessToken=${idToken}`);
+      expect(res.status).toBe(200);
+      const json = await body(res);
+      expect(json).toMatchObject({ userid: account.userid, impersonated: true });
+      expect(json.refreshToken).toBeUndefined();
+      expect(refreshCookieOf(res)).toBeUndefined();
+      const rows = await db()
+        .select()
+        .from(sessions)
+        .where(eq(sessions.userAgent, `impersonation by ${adminId}`));
+      expect(rows).toHaveLength(2);
+      for (const row of rows) {
+        expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBeLessThanOrEqual(15 * 60 * 1000);
+      }
+      const audit = await app.request('/admin/audit?limit=50', bearer(adminToken));
+      const { entries } = (await audit.json()) as { entries: Json[] };
+      expect(
+        entries.filter((entry) => entry.action === 'impersonate' && entry.targetUserId === account.userid),
+      ).toHaveLength(2);
+
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(Date.now() + 16 * 60 * 1000);
+        const late = await app.request(`/portal/auth/validate-user?accessToken=${idToken}`);
+        expect(late.status).toBe(401);
+        expect(refreshCookieOf(late)).toBeUndefined();
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
     it('refuses non-admins with 403 and signed-out callers with 401', async () => {
       const account = await registered();
       const other = await registered();

@@ -49,7 +49,17 @@ export type IdTokenFailureCode =
 
 /** The identity behind a verified ID token; `provider` is the sign-in method, e.g. 'password' or 'google.com'. */
 export type IdTokenCheck =
-  | { ok: true; uid: string; email: string | null; emailVerified: boolean; provider: string }
+  | {
+      ok: true;
+      uid: string;
+      email: string | null;
+      emailVerified: boolean;
+      provider: string;
+      /** The administrator who switched into this account (the custom token's claim), if one did. */
+      impersonatedBy?: string | undefined;
+      /** When the identity signed in at the provider: for a switched account, when the switch began. */
+      authTime: Date;
+    }
   | { ok: false; code: IdTokenFailureCode };
 
 /** Why an account lookup or change failed. */
@@ -155,6 +165,8 @@ export async function verifyIdToken(idToken: string): Promise<IdTokenCheck> {
       email: decoded.email ?? null,
       emailVerified: decoded.email_verified ?? false,
       provider: decoded.firebase.sign_in_provider,
+      impersonatedBy: typeof decoded.impersonatedBy === 'string' ? decoded.impersonatedBy : undefined,
+      authTime: new Date(decoded.auth_time * 1000),
     };
   } catch (error) {
     return { ok: false, code: idTokenFailureCode(error) };

@@ -9,10 +9,12 @@ import type { User } from '../db/schema.ts';
 import { SESSION_EXPIRED_MESSAGE } from '../middleware/caller.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { blockIfDisabledAtProvider } from '../services/accounts.ts';
+import { audit } from '../services/audit-log.ts';
 import { findUserById } from '../services/users.ts';
 import type { PasswordFailureCode } from './identity.ts';
 import { revokeSession, revokeSessionByRefreshToken, rotateSession, startSession } from './sessions.ts';
 import {
+  ACCESS_TOKEN_TTL_SECONDS,
   REFRESH_COOKIE_NAME,
   accessKey,
   clearRefreshCookie,
@@ -181,4 +183,42 @@ export async function endSignIn(c: Context<AccountsEnv>): Promise<void> {
   if (cookie !== undefined) await revokeSessionByRefreshToken(db, cookie);
   if (who.kind === 'user') await revokeSession(db, who.sessionId);
   expireRefreshCookie(c);
+}
+
+/** Marks an impersonated session in its user-agent field, so it reads as such wherever sessions are listed. */
+export const IMPERSONATION_MARK = 'impersonation by ';
+
+/** How long a switch into another account lasts, from the moment it began, whichever call it reaches. */
+export const IMPERSONATION_SECONDS = ACCESS_TOKEN_TTL_SECONDS;
+
+/**
+ * Starts the session of an administrator switched into an account: no refresh cookie (the session
+ * ends with its access token and the administrator's own cookie stays), a lifetime that ends
+ * IMPERSONATION_SECONDS after the switch began, and an audit entry in the same transaction. Answers
+ * undefined when the switch has already run out.
+ */
+export async function startImpersonatedSession(
+  c: Context<AccountsEnv>,
+  target: User,
+  adminId: string,
+  options: { began?: Date; via: string },
+): Promise<{ sessionId: string; accessToken: string } | undefined> {
+  const began = options.began ?? new Date();
+  const remaining = Math.floor((began.getTime() + IMPERSONATION_SECONDS * 1000 - Date.now()) / 1000);
+  if (remaining < 1) return undefined;
+  const session = await c.var.db.transaction(async (tx) => {
+    const started = await startSession(tx, target.id, {
+      userAgent: `${IMPERSONATION_MARK}${adminId}`,
+      ip: clientIp(c),
+      lifetimeSeconds: remaining,
+    });
+    await audit(tx, {
+      actorUserId: adminId,
+      action: 'impersonate',
+      targetUserId: target.id,
+      details: { sessionId: started.sessionId, via: options.via },
+    });
+    return started;
+  });
+  return { sessionId: session.sessionId, accessToken: await signSessionToken(target, session.sessionId) };
 }

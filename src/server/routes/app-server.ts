@@ -15,20 +15,17 @@ import {
   refreshSession,
   refreshTokenCookie,
   signInSession,
-  signSessionToken,
+  startImpersonatedSession,
 } from '../auth/sign-in.ts';
 import { requireAdmin } from '../middleware/caller.ts';
 import { accessKey } from '../auth/tokens.ts';
-import { clientIp } from '../app/request.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { sameSiteOnly } from '../middleware/cors.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts';
-import { audit } from '../services/audit-log.ts';
 import { DuplicateUserError, findUserById, findUserByLogin, markEmailVerified } from '../services/users.ts';
 import { provisionAccount, refreshEmailVerified } from '../services/accounts.ts';
-import { startSession } from '../auth/sessions.ts';
-import { ACCESS_TOKEN_TTL_SECONDS, signPublicToken } from '../auth/tokens.ts';
+import { signPublicToken } from '../auth/tokens.ts';
 import { userData } from '../auth/user-data.ts';
 
 export const NO_SUCH_USER_MESSAGE = 'No such user.';
@@ -39,7 +36,6 @@ export const IMPERSONATE_BLOCKED_MESSAGE = 'This account is blocked.';
  * Marks an impersonation session in sessions.user_agent, followed by the admin's user id, so
  * support can tell such sessions apart from the owner's own sign-ins.
  */
-export const IMPERSONATION_MARK = 'impersonation by ';
 
 const noQuery = z.strictObject({});
 
@@ -109,22 +105,9 @@ export const appServerRoutes = new Hono<AccountsEnv>()
     if (target.blocked) return apiError(c, 403, IMPERSONATE_BLOCKED_MESSAGE);
     const firebase = await createCustomToken(target.firebaseUid, { impersonatedBy: admin.userId });
     if (!firebase.ok) return providerUnavailable(c);
-    // No refresh cookie: the session ends with its one access token, and the admin's own cookie stays.
-    const session = await db.transaction(async (tx) => {
-      const started = await startSession(tx, target.id, {
-        userAgent: `${IMPERSONATION_MARK}${admin.userId}`,
-        ip: clientIp(c),
-        lifetimeSeconds: ACCESS_TOKEN_TTL_SECONDS,
-      });
-      await audit(tx, {
-        actorUserId: admin.userId,
-        action: 'impersonate',
-        targetUserId: target.id,
-        details: { sessionId: started.sessionId },
-      });
-      return started;
-    });
-    const accessToken = await signSessionToken(target, session.sessionId);
+    const switched = await startImpersonatedSession(c, target, admin.userId, { via: 'code-signin' });
+    if (!switched) throw new Error('a switch that has just begun has no time left');
+    const { accessToken } = switched;
     const data = await userData(db, target);
     return c.json({ accessToken, firebaseAccessToken: firebase.token, ...data });
   })

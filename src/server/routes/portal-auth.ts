@@ -23,6 +23,7 @@ import {
   refreshSession,
   refreshTokenCookie,
   signInSession,
+  startImpersonatedSession,
 } from '../auth/sign-in.ts';
 import { bearerToken } from '../app/request.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
@@ -237,6 +238,20 @@ export const portalAuthRoutes = new Hono<AccountsEnv>()
       }
       if (provisioned.user.blocked) return blockedAnswer(c);
       const user = await syncEmailVerified(db, provisioned.user, verified.emailVerified);
+      if (verified.impersonatedBy !== undefined) {
+        // An administrator's switch into this account: it stays switched, short and audited here too.
+        const switched = await startImpersonatedSession(c, user, verified.impersonatedBy, {
+          began: verified.authTime,
+          via: 'validate-user',
+        });
+        if (!switched) return apiError(c, 401, ID_TOKEN_REFUSED_MESSAGE);
+        return c.json({
+          accessToken: switched.accessToken,
+          ...(await userData(db, user)),
+          isNewUser: false,
+          impersonated: true,
+        });
+      }
       const signedIn = await signInSession(c, user);
       const data = await userData(db, user);
       return c.json({
