@@ -52,3 +52,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     production,
   };
 }
+
+/** Whether the data API prints one redacted line per request (DATA_API_ACCESS_LOG=1). */
+export function dataApiAccessLogEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.DATA_API_ACCESS_LOG === '1';
+}
