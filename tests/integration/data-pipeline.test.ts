@@ -8,6 +8,7 @@ import type {
   DataRefusal,
 } from '../../src/server/data-api/pipeline.ts';
 import type { EndpointDefinition } from '../../src/server/data-api/endpoint.ts';
+import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { accessTokenKey, signPublicToken } from '../../src/server/auth/tokens.ts';
 import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 
@@ -114,4 +115,38 @@ describe('the data pipeline without HTTP', () => {
     const visitor = await refusal(h.api.pipeline.call(usage, {}, credential(token)));
     expect(visitor).toMatchObject({ reason: 'credential', status: 401, message: USAGE_NEEDS_KEY_MESSAGE });
   });
+});
+
+/** The data API's CSV as it was written before the shared writer, plus the formula neutralisation. */
+function formerCsv(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
+  const field = (value: unknown): string => {
+    if (value === null || value === undefined) return '';
+    let text =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value);
+    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  const lines = [columns.map(field).join(',')];
+  for (const row of rows) lines.push(columns.map((column) => field(row[column])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+describe('CSV answers', () => {
+  it.each(ENDPOINTS.filter((definition) => definition.csv === true).map((definition) => [definition.path]))(
+    '%s writes the same CSV as before, text cells that would run as formulas aside',
+    async (path) => {
+      const key = await h.keyFor('commercialEnterprise');
+      const definition = endpoint(path);
+      const query = Object.fromEntries(new URLSearchParams(definition.example));
+      const json = await answer(h.api.pipeline.call(definition, query, credential(key)));
+      const csv = await answer(
+        h.api.pipeline.call(definition, { ...query, datatype: 'csv' }, credential(key)),
+      );
+      const rows = JSON.parse(json.body) as Record<string, unknown>[];
+      expect(rows.length).toBeGreaterThan(0);
+      expect(csv.body).toBe(formerCsv(rows, Object.keys(definition.row.shape)));
+    },
+  );
 });

@@ -8,7 +8,7 @@ import { CachedDirectory, symbolTier, type SymbolDirectory } from '../services/m
 import { Memo } from '../services/market-data/memo.ts';
 import { InvalidParametersError, PlanRequiredError } from '../services/market-data/plan-access.ts';
 import { KeyChecker, type AccessRefusal, type DataCaller } from './access.ts';
-import { toCsv } from './csv.ts';
+import { toCsv } from '../../lib/csv.ts';
 import { DataApiError, type EndpointDefinition } from './endpoint.ts';
 import { countCall, countCallNow, limitMessage, type LimitVerdict } from './limits.ts';
 
