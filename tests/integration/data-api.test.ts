@@ -9,7 +9,7 @@ import {
   UNVERIFIED_KEY_MESSAGE,
 } from '../../src/server/data-api/access.ts';
 import { createDataApi } from '../../src/server/data-api/app.ts';
-import { withoutKey } from '../../src/server/data-api/pipeline.ts';
+import { withoutKey } from '../../src/server/data-api/query.ts';
 import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { accessKey } from '../../src/server/middleware/caller.ts';
 import { apiUsageRoutes } from '../../src/server/routes/api-usage.ts';
