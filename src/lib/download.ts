@@ -7,7 +7,7 @@ import { api, ApiError, NETWORK_ERROR_MESSAGE } from './http.ts';
  * visitor still gets a file, and tell the caller that it was the fallback.
  */
 
-export { csvField, toCsv, type CsvColumn } from './csv.ts';
+export { toCsv, type CsvColumn } from './csv.ts';
 
 export type DownloadFormat = 'csv' | 'json' | 'txt';
 

@@ -8,7 +8,8 @@ import {
   REVOKED_KEY_MESSAGE,
   UNVERIFIED_KEY_MESSAGE,
 } from '../../src/server/data-api/access.ts';
-import { createDataApi, withoutKey } from '../../src/server/data-api/app.ts';
+import { createDataApi } from '../../src/server/data-api/app.ts';
+import { withoutKey } from '../../src/server/data-api/query.ts';
 import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { accessKey } from '../../src/server/auth/tokens.ts';
 import { apiUsageRoutes } from '../../src/server/routes/api-usage.ts';

@@ -182,3 +182,8 @@ export function siteOrigins(given?: Environment): string[] {
     origins.push(normalizeOrigin(publicUrl, 'PUBLIC_SITE_URL'));
   return [...new Set(origins.map((origin) => normalizeOrigin(origin)))];
 }
+
+/** Whether the data API prints one redacted line per request (DATA_API_ACCESS_LOG=1). */
+export function dataApiAccessLogEnabled(env?: Environment): boolean {
+  return current(env).DATA_API_ACCESS_LOG === '1';
+}

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { pricePlans, type PricePlan } from '../db/schema.ts';
 import { findActiveKey, type ApiKeyRefusal } from '../services/api-keys.ts';
 import { accessTokenKey, isPublicToken, verifyAccessToken, type AccessTokenKey } from '../auth/tokens.ts';
-import type { PlanAccess } from './endpoint.ts';
+import type { PlanAccess } from '../services/market-data/plan-access.ts';
 
 /** How long a key's verdict (and its owner's plan, block and verification state) is trusted. */
 export const KEY_CACHE_TTL_MS = 30_000;

@@ -1,34 +1,8 @@
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import type { SymbolDirectory } from '../services/market-data/directory.ts';
-
-/**
- * Data tiers of the plans (price_plans.data_tier): what a plan opens, from the free sample up. An
- * endpoint or a symbol names the lowest tier that may read it; a request needs the highest of them.
- */
-export const DATA_TIERS = {
-  /** Free: lists, search, quotes, end-of-day prices and company basics for the sample symbols. */
-  sample: 0,
-  /** Starter: every US stock and ETF, annual fundamentals and what is computed from them. */
-  fundamentals: 1,
-  /** Professional: quarterly fundamentals, intraday bars, estimates, corporate and ownership data. */
-  professional: 2,
-  /** Power: global exchanges, crypto, forex, commodities, economics and alternative data. */
-  global: 3,
-  /** Commercial plans. */
-  commercial: 4,
-} as const;
-export type DataTier = (typeof DATA_TIERS)[keyof typeof DATA_TIERS];
-
-/** What the caller's plan allows, resolved once per request from the key (or the public token). */
-export interface PlanAccess {
-  /** Plan code, or 'public' for the signed-out visitor's token. */
-  code: string;
-  name: string;
-  dataTier: number;
-  /** Years of daily history the plan reads; null for all of it. */
-  historyYears: number | null;
-}
+import type { DataTier, PlanAccess } from '../services/market-data/plan-access.ts';
+import type { DataCaller } from './access.ts';
 
 /** Everything a handler may use: no Hono context, so services stay callable from pages and tests. */
 export interface EndpointContext<P> {
@@ -38,31 +12,20 @@ export interface EndpointContext<P> {
   symbols: SymbolDirectory;
   /** The request's clock (tests pass a fixed one). */
   now: Date;
+  /** Who is calling: set only for endpoints flagged `callerAware`, whose answers depend on it. */
+  caller: DataCaller | undefined;
 }
 
 /**
- * A refusal a handler raises for a specific reason (a parameter that cannot be served, a period the
- * plan does not cover); the app answers it in FMP's error shape with this status.
+ * A refusal a handler raises for a specific reason (a parameter that cannot be served, a caller the
+ * endpoint cannot answer); the pipeline refuses the call with this status and message.
  */
 export class DataApiError extends Error {
-  readonly status: 400 | 402 | 403 | 404;
-  constructor(status: 400 | 402 | 403 | 404, message: string) {
+  readonly status: 400 | 401 | 402 | 403 | 404;
+  constructor(status: 400 | 401 | 402 | 403 | 404, message: string) {
     super(message);
     this.name = 'DataApiError';
     this.status = status;
-  }
-}
-
-/** Thrown when the plan is below `tier`; the app turns it into a 402 naming the cheapest plan that covers it. */
-export class PlanRequiredError extends Error {
-  readonly tier: number;
-  /** What is not covered, for the message: 'quarterly statements', 'the symbol BTCUSD', … */
-  readonly subject: string;
-  constructor(tier: number, subject: string) {
-    super(`${subject} needs data tier ${tier}`);
-    this.name = 'PlanRequiredError';
-    this.tier = tier;
-    this.subject = subject;
   }
 }
 
@@ -94,6 +57,13 @@ export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = S
   csv?: boolean;
   /** Seconds clients may reuse the answer (Cache-Control max-age). */
   maxAge: number;
+  /** Calling it costs nothing: no call budget is counted and nothing is metered (the usage report). */
+  free?: boolean;
+  /**
+   * The answer depends on who calls: the handler gets the caller, and answers are never served from
+   * the shared answer cache.
+   */
+  callerAware?: boolean;
   /** An example request's query for the docs, without the key: 'symbol=AAPL'. */
   example: string;
   handler: (context: EndpointContext<z.infer<P>>) => Promise<z.infer<R>[]>;

@@ -9,7 +9,6 @@ import {
   senateTradeRows,
 } from '../../services/market-data/alternative.ts';
 import {
-  DATA_TIERS,
   dateParam,
   defineEndpoint,
   limitParam,
@@ -17,6 +16,7 @@ import {
   symbolParam,
   type EndpointDefinition,
 } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 import { rowSchemaOf } from './statements.ts';
 
 const yearParam = z.coerce

@@ -5,14 +5,8 @@ import {
   gradeRows,
   priceTargetConsensus,
 } from '../../services/market-data/analysts.ts';
-import {
-  DATA_TIERS,
-  defineEndpoint,
-  limitParam,
-  pageParam,
-  symbolParam,
-  type EndpointDefinition,
-} from '../endpoint.ts';
+import { defineEndpoint, limitParam, pageParam, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 import { rowSchemaOf } from './statements.ts';
 
 /** Analysts' forecasts, targets and ratings: Professional data. */

@@ -9,15 +9,8 @@ import {
   resolveDailyRange,
   type IntradayInterval,
 } from '../../services/market-data/prices.ts';
-import {
-  DATA_TIERS,
-  DataApiError,
-  dateParam,
-  defineEndpoint,
-  symbolParam,
-  type DataTier,
-  type EndpointDefinition,
-} from '../endpoint.ts';
+import { dateParam, defineEndpoint, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import { DATA_TIERS, InvalidParametersError, type DataTier } from '../../services/market-data/plan-access.ts';
 import type { Db } from '../../db/client.ts';
 import type { Security } from '../../db/schema.ts';
 
@@ -60,7 +53,7 @@ const ORDER = 'Newest first; from and to bound the days (inclusive). An unknown 
 
 function checkOrder(params: { from?: string | undefined; to?: string | undefined }): void {
   if (params.from !== undefined && params.to !== undefined && params.from > params.to) {
-    throw new DataApiError(400, 'Parameter "from" must be on or before "to".');
+    throw new InvalidParametersError('Parameter "from" must be on or before "to".');
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { companyExecutives, profiles, stockPeers } from '../../services/market-data/company.ts';
-import { DATA_TIERS, defineEndpoint, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import { defineEndpoint, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 export const companyEndpoints: EndpointDefinition[] = [
   defineEndpoint({

@@ -4,7 +4,8 @@ import {
   economicIndicatorRows,
   treasuryRateRows,
 } from '../../services/market-data/economics.ts';
-import { DATA_TIERS, dateParam, defineEndpoint, type EndpointDefinition } from '../endpoint.ts';
+import { dateParam, defineEndpoint, type EndpointDefinition } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 import { checkDateRange } from './news.ts';
 
 const yieldField = (term: string): z.ZodNumber => z.number().describe(`${term} par yield, percent`);

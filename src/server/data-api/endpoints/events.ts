@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dividendRows, earningsRows, splitRows } from '../../services/market-data/events.ts';
-import { DATA_TIERS, defineEndpoint, limitParam, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import { defineEndpoint, limitParam, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 /** Corporate events per symbol: dividends and splits are free, earnings come with fundamentals. */
 export const eventEndpoints: EndpointDefinition[] = [

@@ -16,13 +16,13 @@ import type {
 } from '../../services/market-data/formulas.ts';
 import type { FieldSpec } from '../../services/market-data/statements.ts';
 import {
-  DATA_TIERS,
   defineEndpoint,
   limitParam,
   periodParam,
   symbolParam,
   type EndpointDefinition,
 } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 import { quarterlyTier, rowSchemaOf } from './statements.ts';
 
 const GROUP = 'Financial metrics';

@@ -7,7 +7,8 @@ import {
   indexList,
   stockList,
 } from '../../services/market-data/search.ts';
-import { DATA_TIERS, defineEndpoint, type EndpointDefinition } from '../endpoint.ts';
+import { defineEndpoint, type EndpointDefinition } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 const noParams = z.object({});
 /** Lists change only with new listings: clients may keep them for a day. */

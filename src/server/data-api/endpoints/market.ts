@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { marketMovers, sectorPerformance, type MoverKind } from '../../services/market-data/movers.ts';
-import { DATA_TIERS, dateParam, defineEndpoint, type EndpointDefinition } from '../endpoint.ts';
+import { dateParam, defineEndpoint, type EndpointDefinition } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 const moverRow = z.object({
   symbol: z.string().describe('Ticker symbol'),

@@ -2,17 +2,15 @@ import { z } from 'zod';
 import { newsRows, transcriptRows } from '../../services/market-data/news.ts';
 import type { NewsCategory } from '../../db/schema.ts';
 import {
-  DataApiError,
-  DATA_TIERS,
   dateParam,
   defineEndpoint,
   limitParam,
   pageParam,
   symbolParam,
   symbolsParam,
-  type DataTier,
   type EndpointDefinition,
 } from '../endpoint.ts';
+import { DATA_TIERS, InvalidParametersError, type DataTier } from '../../services/market-data/plan-access.ts';
 
 const newsRow = z.object({
   symbol: z.string().describe('Ticker symbol the article is about'),
@@ -28,7 +26,7 @@ const newsRow = z.object({
 /** Refuses a date range that ends before it starts, which would silently answer nothing. */
 export function checkDateRange(from: string | undefined, to: string | undefined): void {
   if (from !== undefined && to !== undefined && from > to) {
-    throw new DataApiError(400, 'Parameter "from" must be on or before "to".');
+    throw new InvalidParametersError('Parameter "from" must be on or before "to".');
   }
 }
 

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { quotes, shortQuotes } from '../../services/market-data/quotes.ts';
-import {
-  DATA_TIERS,
-  defineEndpoint,
-  symbolParam,
-  symbolsParam,
-  type EndpointDefinition,
-} from '../endpoint.ts';
+import { defineEndpoint, symbolParam, symbolsParam, type EndpointDefinition } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 const quoteRow = z.object({
   symbol: z.string().describe('Ticker symbol'),

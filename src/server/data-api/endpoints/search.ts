@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { searchSymbols } from '../../services/market-data/search.ts';
-import { DATA_TIERS, defineEndpoint, limitParam, type EndpointDefinition } from '../endpoint.ts';
+import { defineEndpoint, limitParam, type EndpointDefinition } from '../endpoint.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 const searchParams = z.object({
   query: z

@@ -10,14 +10,13 @@ import {
 } from '../../services/market-data/statements.ts';
 import type { StatementType } from '../../db/schema.ts';
 import {
-  DATA_TIERS,
   defineEndpoint,
   limitParam,
   periodParam,
   symbolParam,
-  type DataTier,
   type EndpointDefinition,
 } from '../endpoint.ts';
+import { DATA_TIERS, type DataTier } from '../../services/market-data/plan-access.ts';
 
 function fieldSchema(field: FieldSpec): z.ZodType {
   switch (field.kind) {

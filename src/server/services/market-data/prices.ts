@@ -2,9 +2,9 @@ import { and, asc, desc, eq, gte, inArray, lt, lte, max, sql } from 'drizzle-orm
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { dailyPrices, intradayPrices, securities, type AssetType, type Security } from '../../db/schema.ts';
-import { DATA_TIERS, DataApiError, PlanRequiredError, type PlanAccess } from '../../data-api/endpoint.ts';
 import { isoDay, shiftIsoDays, shiftIsoYears } from '../../../lib/iso-date.ts';
 import { memoPerDatabase } from './memo.ts';
+import { DATA_TIERS, InvalidParametersError, PlanRequiredError, type PlanAccess } from './plan-access.ts';
 
 /** One trading day, split-adjusted unless it was read raw; newest first wherever lists of them are returned. */
 export interface DailyBar {
@@ -104,7 +104,7 @@ export function resolveDailyRange(
   }
   if (from > to) {
     if (params.from === undefined && earliest !== undefined && to < earliest) refuse(to);
-    throw new DataApiError(400, 'Parameter "from" must be on or before "to".');
+    throw new InvalidParametersError('Parameter "from" must be on or before "to".');
   }
   return { from, to };
 }

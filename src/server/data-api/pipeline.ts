@@ -1,0 +1,414 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import type { DataSource } from '../db/schema.ts';
+import { MemoryStore, sharedRateLimitStore, type RateLimitStore } from '../middleware/rate-limit-store.ts';
+import { UsageMeter } from '../services/api-usage.ts';
+import { CachedDirectory, symbolTier, type SymbolDirectory } from '../services/market-data/directory.ts';
+import { Memo } from '../services/market-data/memo.ts';
+import { InvalidParametersError, PlanRequiredError } from '../services/market-data/plan-access.ts';
+import { KeyChecker, type AccessRefusal, type DataCaller } from './access.ts';
+import { toCsv } from '../../lib/csv.ts';
+import { DataApiError, type EndpointDefinition } from './endpoint.ts';
+import { countCall, countCallNow, limitMessage, type LimitVerdict } from './limits.ts';
+import { prepareQuery, withoutKey, type PreparedQuery } from './query.ts';
+
+/** Answers kept for repeated identical requests (bounded; least recently used go first). */
+const ANSWER_CACHE_SIZE = 2_000;
+/** Longest an answer is served from the cache, whatever the endpoint's max-age. */
+const ANSWER_CACHE_MAX_SECONDS = 15;
+/** Validated queries kept for repeated identical requests. */
+const PREPARED_QUERY_CACHE_SIZE = 5_000;
+
+/**
+ * A call's parameters: a URL query string (`symbol=AAPL&datatype=csv`, as HTTP sends it, so a repeated
+ * request is recognised by its text alone) or the values themselves (a message of another transport).
+ * `datatype` picks JSON or CSV; an `apikey` among them is ignored (the credential carries the key).
+ */
+export type DataParameters = string | Readonly<Record<string, string>>;
+
+/** Who is calling, as the transport received it. */
+export interface DataCredential {
+  /** The API key or the public token; undefined when none was sent. */
+  readonly key: string | undefined;
+  /** The caller's network identity, whose budget a public token spends; asked only for such callers. */
+  client(): string;
+}
+
+/** Why a call was refused, for transports that answer without HTTP statuses. */
+export type RefusalReason = 'credential' | 'limit' | 'parameters' | 'plan' | 'not-found';
+
+/** A call refused before or instead of its answer. */
+export interface DataRefusal {
+  ok: false;
+  reason: RefusalReason;
+  /** The HTTP status the refusal answers with (FMP's). */
+  status: 400 | 401 | 402 | 403 | 404 | 429;
+  message: string;
+  /** The refusal in FMP's error shape, `{"Error Message": …}`, serialized once. */
+  body: string;
+  /** RateLimit headers of the budgets counted for the call (none when no budget was counted). */
+  limits: Readonly<Record<string, string>> | undefined;
+}
+
+/** An answered call: its body, with what a transport needs to label and reuse it. */
+export interface DataAnswer {
+  ok: true;
+  endpoint: EndpointDefinition;
+  csv: boolean;
+  /** The rows as JSON, or as CSV with a header line. */
+  body: string;
+  /** A weak validator of the body: equal bodies have equal tags. */
+  etag: string;
+  /** True when the caller already holds this body (its tag was passed as `held`): nothing is sent. */
+  unchanged: boolean;
+  /** Bytes sent and metered: the body's, or 0 when unchanged. */
+  bytes: number;
+  source: DataSource;
+  /** RateLimit headers of the budgets counted for the call (none for a free endpoint). */
+  limits: Readonly<Record<string, string>> | undefined;
+}
+
+export type DataOutcome = DataAnswer | DataRefusal;
+
+export interface DataPipelineOptions {
+  database: () => Promise<Db>;
+  /** Where call budgets are counted (default: the process-wide store, Redis when REDIS_URL is set). */
+  store?: RateLimitStore | undefined;
+  now?: (() => number) | undefined;
+  /** Server secret for key lookups (default APP_SECRET or the development secret). */
+  secret?: string | undefined;
+  /** Every endpoint served, in documentation order. */
+  endpoints: readonly EndpointDefinition[];
+  flushIntervalMs?: number | undefined;
+}
+
+/** The data API without a transport: HTTP, a stream or a tool server call it alike. */
+export interface DataPipeline {
+  /** Every endpoint served, in documentation order. */
+  endpoints: readonly EndpointDefinition[];
+  /** The endpoint at a path under /stable/ ('quote', 'historical-chart/5min'), if there is one. */
+  find(path: string): EndpointDefinition | undefined;
+  /**
+   * Answers one call, or refuses it: key check, call budgets, parameter validation, plan coverage of
+   * the endpoint and the symbols, the handler or the answer cache, then metering. A known key asking
+   * again for a fresh cached answer (the common case) is answered synchronously, without a promise.
+   * `held` is the tag of a body the caller already has (an If-None-Match).
+   */
+  call(
+    endpoint: EndpointDefinition,
+    parameters: DataParameters,
+    credential: DataCredential,
+    held?: string,
+  ): DataOutcome | Promise<DataOutcome>;
+  keys: KeyChecker;
+  meter: UsageMeter;
+  directory: CachedDirectory;
+  /** Flushes the metering. */
+  close(): Promise<void>;
+}
+
+/** The body of an error in FMP's shape. */
+export function errorBody(message: string): string {
+  return JSON.stringify({ 'Error Message': message });
+}
+
+/** Whether an If-None-Match value names `etag` (a list, a bare or weak tag, or `*`). */
+export function matchesEtag(held: string | undefined, etag: string): boolean {
+  if (held === undefined) return false;
+  return held.split(',').some((candidate) => {
+    const value = candidate.trim();
+    return value === '*' || value === etag || `W/${value}` === etag;
+  });
+}
+
+function etagOf(body: string): string {
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** A body ready to send again. */
+interface Serialized {
+  body: string;
+  etag: string;
+  bytes: number;
+}
+
+function serialized(rows: unknown[], csvColumns: string[] | undefined): Serialized {
+  const body =
+    csvColumns === undefined ? JSON.stringify(rows) : toCsv(rows as Record<string, unknown>[], csvColumns);
+  return { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
+}
+
+/** What a call may see, or the plan it needs: decided from the query and the directory alone. */
+function admit(
+  endpoint: EndpointDefinition,
+  request: PreparedQuery,
+  symbols: SymbolDirectory,
+  caller: DataCaller,
+): { source: DataSource } | { tier: number; subject: string } {
+  if (caller.plan.dataTier < endpoint.tier)
+    return { tier: endpoint.tier, subject: `the ${endpoint.path} endpoint` };
+  const { raised, named } = request;
+  if (raised !== undefined && caller.plan.dataTier < raised.tier) return raised;
+  let source = symbols.source;
+  if (named.length > 0) {
+    const known = named.map((symbol) => symbols.get(symbol)).filter((security) => security !== undefined);
+    for (const security of known) {
+      const tier = symbolTier(security);
+      if (caller.plan.dataTier < tier) return { tier, subject: `the symbol ${security.symbol}` };
+    }
+    if (known.length > 0) source = known.some((security) => security.source === 'demo') ? 'demo' : 'imported';
+  }
+  return { source };
+}
+
+/**
+ * Answers depend on the parameters and, through the default history range, on the plan's history;
+ * within an endpoint's max-age they are served again without running the handler. The key string
+ * is kept on the prepared query, so a repeated call hashes nothing new. Caller-aware answers are
+ * never shared.
+ */
+function answerKey(
+  endpoint: EndpointDefinition,
+  request: PreparedQuery,
+  caller: DataCaller,
+): string | undefined {
+  if (endpoint.maxAge <= 0 || endpoint.callerAware === true) return undefined;
+  const years = caller.plan.historyYears;
+  let built = request.answerKey;
+  if (built?.years !== years) {
+    built = { years, key: `${request.key}|${String(years)}` };
+    request.answerKey = built;
+  }
+  return built.key;
+}
+
+function refusal(
+  reason: RefusalReason,
+  status: DataRefusal['status'],
+  message: string,
+  limits: DataRefusal['limits'],
+): DataRefusal {
+  return { ok: false, reason, status, message, body: errorBody(message), limits };
+}
+
+function reasonOf(status: DataApiError['status']): RefusalReason {
+  if (status === 400) return 'parameters';
+  if (status === 402) return 'plan';
+  if (status === 404) return 'not-found';
+  return 'credential';
+}
+
+/** A refused key or token: no budget was counted. */
+function accessRefusal(refused: AccessRefusal): DataRefusal {
+  return refusal('credential', refused.status, refused.message, undefined);
+}
+
+/**
+ * Builds the pipeline every transport calls: key check (cached), call budgets, parameter validation,
+ * plan coverage of the endpoint and the symbols, the handler or a cached answer, metering.
+ */
+export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
+  const { database, endpoints } = options;
+  const now = options.now ?? Date.now;
+  const keys = new KeyChecker({
+    database,
+    now,
+    ...(options.secret === undefined ? {} : { secret: options.secret }),
+  });
+  const meter = new UsageMeter({
+    database,
+    now,
+    ...(options.flushIntervalMs === undefined ? {} : { flushIntervalMs: options.flushIntervalMs }),
+  });
+  const directory = new CachedDirectory(database, now);
+  const byPath = new Map<string, EndpointDefinition>(endpoints.map((endpoint) => [endpoint.path, endpoint]));
+  const answers = new Memo<Serialized>({
+    max: ANSWER_CACHE_SIZE,
+    ttlMs: ANSWER_CACHE_MAX_SECONDS * 1000,
+    clock: now,
+  });
+  const preparedQueries = new Memo<PreparedQuery>({ max: PREPARED_QUERY_CACHE_SIZE, ttlMs: Infinity });
+
+  /**
+   * Validation is a pure function of the endpoint and the query, so clients repeating a request (a
+   * ticker polling a quote) reuse the earlier result, keyed by the raw query without the key.
+   */
+  const prepare = (endpoint: EndpointDefinition, search: string): PreparedQuery | string => {
+    const memoKey = `${endpoint.path}?${search.includes('apikey') ? withoutKey(search) : search}`;
+    const known = preparedQueries.get(memoKey);
+    if (known !== undefined) return known;
+    const request = prepareQuery(endpoint, search);
+    if (typeof request !== 'string') preparedQueries.set(memoKey, request);
+    return request;
+  };
+
+  const planMessage = async (caller: DataCaller, tier: number, subject: string): Promise<string> => {
+    const plan = await keys.cheapestPlanFor(tier);
+    const upgrade =
+      plan === undefined
+        ? 'Contact us for access.'
+        : `It is included in the ${plan.name} plan and above: see /developer/docs/pricing.`;
+    return `Your ${caller.plan.name} plan does not cover ${subject}. ${upgrade}`;
+  };
+
+  const subjectOf = (caller: DataCaller, credential: DataCredential): string =>
+    caller.kind === 'key' ? `key:${caller.keyId}` : credential.client();
+
+  /**
+   * Counts the call against the caller's budgets: the verdict, undefined for a free endpoint, 'async'
+   * when the budgets live in a shared store that must be asked.
+   */
+  const limit = (
+    endpoint: EndpointDefinition,
+    caller: DataCaller,
+    credential: DataCredential,
+  ): LimitVerdict | undefined | 'async' => {
+    if (endpoint.free === true) return undefined;
+    const store = options.store ?? sharedRateLimitStore();
+    if (!(store instanceof MemoryStore)) return 'async';
+    return countCallNow(store, subjectOf(caller, credential), caller.limits);
+  };
+
+  const limitRefusal = (verdict: LimitVerdict, caller: DataCaller): DataRefusal | undefined => {
+    if (verdict.refusal === undefined) return undefined;
+    return refusal('limit', 429, limitMessage(verdict.refusal, caller.plan.name), verdict.headers);
+  };
+
+  /** Meters what a key's call sent, once it is answered (refusals after the budgets included). */
+  const metered = (endpoint: EndpointDefinition, caller: DataCaller, outcome: DataOutcome): DataOutcome => {
+    if (endpoint.free !== true && caller.kind === 'key') {
+      meter.record(caller.keyId, endpoint.path, outcome.ok ? outcome.bytes : Buffer.byteLength(outcome.body));
+    }
+    return outcome;
+  };
+
+  const answered = (
+    endpoint: EndpointDefinition,
+    csv: boolean,
+    { body, etag, bytes }: Serialized,
+    source: DataSource,
+    limits: DataAnswer['limits'],
+    held: string | undefined,
+  ): DataAnswer => {
+    const unchanged = matchesEtag(held, etag);
+    return { ok: true, endpoint, csv, body, etag, unchanged, bytes: unchanged ? 0 : bytes, source, limits };
+  };
+
+  /** The hot path of {@link respond}: a fresh cached answer the caller may see, or undefined. */
+  const respondFromCache = (
+    endpoint: EndpointDefinition,
+    search: string,
+    caller: DataCaller,
+    limits: DataAnswer['limits'],
+    held: string | undefined,
+  ): DataAnswer | undefined => {
+    const request = prepare(endpoint, search);
+    const symbols = directory.fresh();
+    if (typeof request === 'string' || symbols === undefined) return undefined;
+    const admitted = admit(endpoint, request, symbols, caller);
+    if (!('source' in admitted)) return undefined;
+    const cacheKey = answerKey(endpoint, request, caller);
+    const cached = cacheKey === undefined ? undefined : answers.get(cacheKey);
+    if (cached === undefined) return undefined;
+    return answered(endpoint, request.csv, cached, admitted.source, limits, held);
+  };
+
+  /** Everything after the key and the budgets. */
+  const respond = async (
+    endpoint: EndpointDefinition,
+    search: string,
+    caller: DataCaller,
+    limits: DataAnswer['limits'],
+    held: string | undefined,
+  ): Promise<DataOutcome> => {
+    const refuseForPlan = async (tier: number, subject: string): Promise<DataRefusal> =>
+      refusal('plan', 402, await planMessage(caller, tier, subject), limits);
+    const request = prepare(endpoint, search);
+    if (typeof request === 'string') return refusal('parameters', 400, request, limits);
+    const { params, csv } = request;
+
+    const symbols = directory.fresh() ?? (await directory.get());
+    const admitted = admit(endpoint, request, symbols, caller);
+    if (!('source' in admitted)) return refuseForPlan(admitted.tier, admitted.subject);
+
+    const cacheKey = answerKey(endpoint, request, caller);
+    let cached = cacheKey === undefined ? undefined : answers.get(cacheKey);
+    if (cached === undefined) {
+      let rows: unknown[];
+      try {
+        rows = await endpoint.handler({
+          db: await database(),
+          params,
+          plan: caller.plan,
+          symbols,
+          now: new Date(now()),
+          caller: endpoint.callerAware === true ? caller : undefined,
+        });
+      } catch (error) {
+        if (error instanceof DataApiError)
+          return refusal(reasonOf(error.status), error.status, error.message, limits);
+        if (error instanceof InvalidParametersError) return refusal('parameters', 400, error.message, limits);
+        if (error instanceof PlanRequiredError) return refuseForPlan(error.tier, error.subject);
+        throw error;
+      }
+      cached = serialized(rows, csv ? Object.keys(endpoint.row.shape) : undefined);
+      if (cacheKey !== undefined) {
+        answers.set(cacheKey, cached, Math.min(endpoint.maxAge, ANSWER_CACHE_MAX_SECONDS) * 1000);
+      }
+    }
+    return answered(endpoint, csv, cached, admitted.source, limits, held);
+  };
+
+  /** The asynchronous path: a key or plan to look up, or budgets in a shared store. */
+  const callChecked = async (
+    endpoint: EndpointDefinition,
+    search: string,
+    credential: DataCredential,
+    held: string | undefined,
+  ): Promise<DataOutcome> => {
+    const caller: DataCaller | AccessRefusal = await keys.check(credential.key);
+    if ('status' in caller) return accessRefusal(caller);
+    let verdict = limit(endpoint, caller, credential);
+    if (verdict === 'async') {
+      verdict = await countCall(
+        options.store ?? sharedRateLimitStore(),
+        subjectOf(caller, credential),
+        caller.limits,
+      );
+    }
+    const limited = verdict === undefined ? undefined : limitRefusal(verdict, caller);
+    if (limited !== undefined) return limited;
+    return metered(endpoint, caller, await respond(endpoint, search, caller, verdict?.headers, held));
+  };
+
+  const call = (
+    endpoint: EndpointDefinition,
+    parameters: DataParameters,
+    credential: DataCredential,
+    held?: string,
+  ): DataOutcome | Promise<DataOutcome> => {
+    const search = typeof parameters === 'string' ? parameters : new URLSearchParams(parameters).toString();
+    const caller = keys.checkCached(credential.key);
+    if (caller === undefined || 'status' in caller) return callChecked(endpoint, search, credential, held);
+    const verdict = limit(endpoint, caller, credential);
+    if (verdict === 'async') return callChecked(endpoint, search, credential, held);
+    const limited = verdict === undefined ? undefined : limitRefusal(verdict, caller);
+    if (limited !== undefined) return limited;
+    const limits = verdict?.headers;
+    const answer = respondFromCache(endpoint, search, caller, limits, held);
+    if (answer === undefined) {
+      return respond(endpoint, search, caller, limits, held).then((slow) => metered(endpoint, caller, slow));
+    }
+    return metered(endpoint, caller, answer);
+  };
+
+  return {
+    endpoints,
+    find: (path) => byPath.get(path),
+    call,
+    keys,
+    meter,
+    directory,
+    close: () => meter.close(),
+  };
+}

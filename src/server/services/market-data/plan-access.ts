@@ -1,0 +1,57 @@
+/**
+ * What a plan opens and the refusals the market data services raise when a request asks for more, or
+ * for something that cannot be served. They live with the services, which decide them; whoever serves
+ * the data (the data API, the site's pages) turns them into its own answers.
+ */
+
+/**
+ * Data tiers of the plans (price_plans.data_tier): what a plan opens, from the free sample up. An
+ * endpoint or a symbol names the lowest tier that may read it; a request needs the highest of them.
+ */
+export const DATA_TIERS = {
+  /** Free: lists, search, quotes, end-of-day prices and company basics for the sample symbols. */
+  sample: 0,
+  /** Starter: every US stock and ETF, annual fundamentals and what is computed from them. */
+  fundamentals: 1,
+  /** Professional: quarterly fundamentals, intraday bars, estimates, corporate and ownership data. */
+  professional: 2,
+  /** Power: global exchanges, crypto, forex, commodities, economics and alternative data. */
+  global: 3,
+  /** Commercial plans. */
+  commercial: 4,
+} as const;
+export type DataTier = (typeof DATA_TIERS)[keyof typeof DATA_TIERS];
+
+/** What the caller's plan allows, resolved once per request from the key (or the public token). */
+export interface PlanAccess {
+  /** Plan code, or 'public' for the signed-out visitor's token. */
+  code: string;
+  name: string;
+  dataTier: number;
+  /** Years of daily history the plan reads; null for all of it. */
+  historyYears: number | null;
+}
+
+/** Thrown when the plan is below `tier`; the data API turns it into a 402 naming the cheapest plan that covers it. */
+export class PlanRequiredError extends Error {
+  readonly tier: number;
+  /** What is not covered, for the message: 'quarterly statements', 'the symbol BTCUSD', … */
+  readonly subject: string;
+  constructor(tier: number, subject: string) {
+    super(`${subject} needs data tier ${tier}`);
+    this.name = 'PlanRequiredError';
+    this.tier = tier;
+    this.subject = subject;
+  }
+}
+
+/**
+ * Thrown when parameters that are each valid cannot be served together (a range that ends before it
+ * starts); the message names them and the data API answers it as a 400.
+ */
+export class InvalidParametersError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidParametersError';
+  }
+}

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MISSING_KEY_MESSAGE } from '../../src/server/data-api/access.ts';
+import { USAGE_NEEDS_KEY_MESSAGE } from '../../src/server/data-api/endpoints/account.ts';
+import type {
+  DataAnswer,
+  DataCredential,
+  DataOutcome,
+  DataRefusal,
+} from '../../src/server/data-api/pipeline.ts';
+import type { EndpointDefinition } from '../../src/server/data-api/endpoint.ts';
+import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
+import { accessTokenKey, signPublicToken } from '../../src/server/auth/tokens.ts';
+import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
+
+let h: DataApiHarness;
+
+beforeAll(async () => {
+  h = await openDataApiHarness();
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+function credential(key: string | undefined): DataCredential {
+  return { key, client: () => 'test:client' };
+}
+
+function endpoint(path: string): EndpointDefinition {
+  const found = h.api.pipeline.find(path);
+  if (found === undefined) throw new Error(`no endpoint ${path}`);
+  return found;
+}
+
+async function answer(outcome: DataOutcome | Promise<DataOutcome>): Promise<DataAnswer> {
+  const settled = await outcome;
+  if (!settled.ok) throw new Error(`refused: ${settled.message}`);
+  return settled;
+}
+
+async function refusal(outcome: DataOutcome | Promise<DataOutcome>): Promise<DataRefusal> {
+  const settled = await outcome;
+  if (settled.ok) throw new Error('answered');
+  return settled;
+}
+
+describe('the data pipeline without HTTP', () => {
+  it('answers a call with the rows, the tag and the budgets counted, and repeats it without a promise', async () => {
+    const key = await h.keyFor('free');
+    const quote = endpoint('quote');
+    const first = await answer(h.api.pipeline.call(quote, { symbol: 'AAPL' }, credential(key)));
+    const rows = JSON.parse(first.body) as { symbol: string }[];
+    expect(rows.map((row) => row.symbol)).toEqual(['AAPL']);
+    expect(first.csv).toBe(false);
+    expect(first.unchanged).toBe(false);
+    expect(first.bytes).toBe(Buffer.byteLength(first.body));
+    expect(first.source).toBe('demo');
+    expect(first.limits?.['RateLimit-Policy']).toBe('"minute";q=5;w=60, "day";q=250;w=86400');
+
+    // The same call again, as a query string: the fast path answers synchronously.
+    const again = h.api.pipeline.call(quote, 'symbol=AAPL', credential(key), first.etag);
+    expect(again).not.toBeInstanceOf(Promise);
+    const repeated = await answer(again);
+    expect(repeated.etag).toBe(first.etag);
+    expect(repeated.unchanged).toBe(true);
+    expect(repeated.bytes).toBe(0);
+  });
+
+  it('answers CSV when the parameters ask for it', async () => {
+    const key = await h.keyFor('free');
+    const csv = await answer(
+      h.api.pipeline.call(endpoint('stock-list'), { datatype: 'csv' }, credential(key)),
+    );
+    expect(csv.csv).toBe(true);
+    expect(csv.body.split('\r\n')[0]).toBe('symbol,companyName');
+  });
+
+  it('refuses with a typed reason, status and FMP error body', async () => {
+    const missing = await refusal(
+      h.api.pipeline.call(endpoint('quote'), { symbol: 'AAPL' }, credential(undefined)),
+    );
+    expect(missing).toMatchObject({
+      ok: false,
+      reason: 'credential',
+      status: 401,
+      message: MISSING_KEY_MESSAGE,
+    });
+    expect(JSON.parse(missing.body)).toEqual({ 'Error Message': MISSING_KEY_MESSAGE });
+    expect(missing.limits).toBeUndefined();
+
+    const key = await h.keyFor('free');
+    const invalid = await refusal(h.api.pipeline.call(endpoint('quote'), {}, credential(key)));
+    expect(invalid).toMatchObject({ reason: 'parameters', status: 400 });
+    expect(invalid.message).toBe('Missing required parameter "symbol".');
+
+    const plan = await refusal(
+      h.api.pipeline.call(endpoint('historical-chart/5min'), { symbol: 'AAPL' }, credential(key)),
+    );
+    expect(plan).toMatchObject({ reason: 'plan', status: 402 });
+    expect(plan.message).toMatch(/^Your Free plan does not cover the historical-chart\/5min endpoint\./);
+    expect(plan.limits?.RateLimit).toBeDefined();
+  });
+
+  it('serves the usage report as a free endpoint that knows its caller', async () => {
+    const usage = endpoint('api-usage');
+    expect(usage.free).toBe(true);
+    expect(usage.callerAware).toBe(true);
+    const key = await h.keyFor('free');
+    const report = await answer(h.api.pipeline.call(usage, {}, credential(key)));
+    expect(JSON.parse(report.body)).toEqual([]);
+    // Free: no budget counted, so no RateLimit headers either.
+    expect(report.limits).toBeUndefined();
+
+    const token = await signPublicToken(accessTokenKey(HARNESS_SECRET), { now: new Date(h.clock.now) });
+    const visitor = await refusal(h.api.pipeline.call(usage, {}, credential(token)));
+    expect(visitor).toMatchObject({ reason: 'credential', status: 401, message: USAGE_NEEDS_KEY_MESSAGE });
+  });
+});
+
+/** The data API's CSV as it was written before the shared writer, plus the formula neutralisation. */
+function formerCsv(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
+  const field = (value: unknown): string => {
+    if (value === null || value === undefined) return '';
+    let text =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : JSON.stringify(value);
+    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  };
+  const lines = [columns.map(field).join(',')];
+  for (const row of rows) lines.push(columns.map((column) => field(row[column])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+describe('CSV answers', () => {
+  it.each(ENDPOINTS.filter((definition) => definition.csv === true).map((definition) => [definition.path]))(
+    '%s writes the same CSV as before, text cells that would run as formulas aside',
+    async (path) => {
+      const key = await h.keyFor('commercialEnterprise');
+      const definition = endpoint(path);
+      const query = Object.fromEntries(new URLSearchParams(definition.example));
+      const json = await answer(h.api.pipeline.call(definition, query, credential(key)));
+      const csv = await answer(
+        h.api.pipeline.call(definition, { ...query, datatype: 'csv' }, credential(key)),
+      );
+      const rows = JSON.parse(json.body) as Record<string, unknown>[];
+      expect(rows.length).toBeGreaterThan(0);
+      expect(csv.body).toBe(formerCsv(rows, Object.keys(definition.row.shape)));
+    },
+  );
+});
