@@ -20,7 +20,7 @@ import {
   workingCapital,
   type PeriodStatements,
 } from '../services/market-data/formulas.ts';
-import type { SymbolPageContext } from './pages.ts';
+import type { SymbolPageContext } from './resolver.ts';
 
 /** The valuation pages, in the order their links are listed. */
 export const VALUATION_PAGES: readonly SymbolPage[] = PANEL_PAGES.valuation;

@@ -1,0 +1,33 @@
+/**
+ * One loader per panel: what `/{page}/{id}` renders under the symbol's header is the view model the
+ * page's panel loader makes of the resolved symbol and the request's options.
+ */
+import { panelOf, type SymbolPage } from '../../lib/symbol-routes.ts';
+import type { SymbolPageContext, SymbolHeader } from './resolver.ts';
+import { loadStatements, type StatementsView } from './statements.ts';
+
+/** The view model of the page's panel, tagged with the panel that renders it. */
+export type PanelView =
+  { panel: 'statements'; view: StatementsView } | { panel: 'pending'; context: SymbolPageContext };
+
+/** Runs the loader of the panel that renders the context's page. */
+export async function loadPanel(context: SymbolPageContext): Promise<PanelView> {
+  switch (panelOf(context.page)) {
+    case 'statements':
+      return { panel: 'statements', view: await loadStatements(context) };
+    default:
+      return { panel: 'pending', context };
+  }
+}
+
+/** Everything a symbol page renders: the page, the symbol's header and its panel's view model. */
+export interface SymbolPageView {
+  page: SymbolPage;
+  header: SymbolHeader;
+  panel: PanelView;
+}
+
+/** Loads the page a resolved `/{page}/{id}` shows. */
+export async function loadSymbolPage(context: SymbolPageContext): Promise<SymbolPageView> {
+  return { page: context.page, header: context.header, panel: await loadPanel(context) };
+}
