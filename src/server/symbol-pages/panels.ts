@@ -4,17 +4,22 @@
  */
 import { panelOf, type SymbolPage } from '../../lib/symbol-routes.ts';
 import type { SymbolPageContext, SymbolHeader } from './resolver.ts';
+import { loadRatios, type RatiosView } from './ratios.ts';
 import { loadStatements, type StatementsView } from './statements.ts';
 
 /** The view model of the page's panel, tagged with the panel that renders it. */
 export type PanelView =
-  { panel: 'statements'; view: StatementsView } | { panel: 'pending'; context: SymbolPageContext };
+  | { panel: 'statements'; view: StatementsView }
+  | { panel: 'ratios'; view: RatiosView }
+  | { panel: 'pending'; context: SymbolPageContext };
 
 /** Runs the loader of the panel that renders the context's page. */
 export async function loadPanel(context: SymbolPageContext): Promise<PanelView> {
   switch (panelOf(context.page)) {
     case 'statements':
       return { panel: 'statements', view: await loadStatements(context) };
+    case 'ratios':
+      return { panel: 'ratios', view: await loadRatios(context) };
     default:
       return { panel: 'pending', context };
   }
