@@ -4,6 +4,8 @@
  */
 import { panelOf, type SymbolPage } from '../../lib/symbol-routes.ts';
 import type { SymbolPageContext, SymbolHeader } from './resolver.ts';
+import { loadChart, type ChartView } from './chart.ts';
+import { loadHistory, type HistoryView } from './history.ts';
 import { loadRatios, type RatiosView } from './ratios.ts';
 import { loadStatements, type StatementsView } from './statements.ts';
 
@@ -11,6 +13,8 @@ import { loadStatements, type StatementsView } from './statements.ts';
 export type PanelView =
   | { panel: 'statements'; view: StatementsView }
   | { panel: 'ratios'; view: RatiosView }
+  | { panel: 'history'; view: HistoryView }
+  | { panel: 'chart'; view: ChartView }
   | { panel: 'pending'; context: SymbolPageContext };
 
 /** Runs the loader of the panel that renders the context's page. */
@@ -20,6 +24,10 @@ export async function loadPanel(context: SymbolPageContext): Promise<PanelView> 
       return { panel: 'statements', view: await loadStatements(context) };
     case 'ratios':
       return { panel: 'ratios', view: await loadRatios(context) };
+    case 'history':
+      return { panel: 'history', view: await loadHistory(context) };
+    case 'chart':
+      return { panel: 'chart', view: await loadChart(context) };
     default:
       return { panel: 'pending', context };
   }
