@@ -6,6 +6,7 @@ import { panelOf, type SymbolPage } from '../../lib/symbol-routes.ts';
 import type { SymbolPageContext, SymbolHeader } from './resolver.ts';
 import { loadChart, type ChartView } from './chart.ts';
 import { loadHistory, type HistoryView } from './history.ts';
+import { loadNews, type NewsView } from './news.ts';
 import { loadRatios, type RatiosView } from './ratios.ts';
 import { loadStatements, type StatementsView } from './statements.ts';
 
@@ -15,6 +16,7 @@ export type PanelView =
   | { panel: 'ratios'; view: RatiosView }
   | { panel: 'history'; view: HistoryView }
   | { panel: 'chart'; view: ChartView }
+  | { panel: 'news'; view: NewsView }
   | { panel: 'pending'; context: SymbolPageContext };
 
 /** Runs the loader of the panel that renders the context's page. */
@@ -28,6 +30,8 @@ export async function loadPanel(context: SymbolPageContext): Promise<PanelView> 
       return { panel: 'history', view: await loadHistory(context) };
     case 'chart':
       return { panel: 'chart', view: await loadChart(context) };
+    case 'news':
+      return { panel: 'news', view: await loadNews(context) };
     default:
       return { panel: 'pending', context };
   }
