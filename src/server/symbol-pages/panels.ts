@@ -7,7 +7,9 @@ import type { SymbolPageContext, SymbolHeader } from './resolver.ts';
 import { loadChart, type ChartView } from './chart.ts';
 import { loadHistory, type HistoryView } from './history.ts';
 import { loadNews, type NewsView } from './news.ts';
+import { loadMarketOverview, type MarketOverviewView } from './overview.ts';
 import { loadRatios, type RatiosView } from './ratios.ts';
+import { loadValuation, type ValuationView } from './valuation.ts';
 import { loadStatements, type StatementsView } from './statements.ts';
 
 /** The view model of the page's panel, tagged with the panel that renders it. */
@@ -17,6 +19,8 @@ export type PanelView =
   | { panel: 'history'; view: HistoryView }
   | { panel: 'chart'; view: ChartView }
   | { panel: 'news'; view: NewsView }
+  | { panel: 'overview'; view: MarketOverviewView }
+  | { panel: 'valuation'; view: ValuationView }
   | { panel: 'pending'; context: SymbolPageContext };
 
 /** Runs the loader of the panel that renders the context's page. */
@@ -32,6 +36,10 @@ export async function loadPanel(context: SymbolPageContext): Promise<PanelView> 
       return { panel: 'chart', view: await loadChart(context) };
     case 'news':
       return { panel: 'news', view: await loadNews(context) };
+    case 'overview':
+      return { panel: 'overview', view: await loadMarketOverview(context) };
+    case 'valuation':
+      return { panel: 'valuation', view: await loadValuation(context) };
     default:
       return { panel: 'pending', context };
   }
