@@ -3,45 +3,46 @@
  * page's panel loader makes of the resolved symbol and the request's options.
  */
 import { panelOf, type SymbolPage } from '../../lib/symbol-routes.ts';
-import type { SymbolPageContext, SymbolHeader } from './resolver.ts';
 import { loadChart, type ChartView } from './chart.ts';
+import { loadCompany, type CompanyView } from './company.ts';
 import { loadHistory, type HistoryView } from './history.ts';
 import { loadNews, type NewsView } from './news.ts';
 import { loadMarketOverview, type MarketOverviewView } from './overview.ts';
 import { loadRatios, type RatiosView } from './ratios.ts';
-import { loadValuation, type ValuationView } from './valuation.ts';
+import type { SymbolHeader, SymbolPageContext } from './resolver.ts';
 import { loadStatements, type StatementsView } from './statements.ts';
+import { loadValuation, type ValuationView } from './valuation.ts';
 
 /** The view model of the page's panel, tagged with the panel that renders it. */
 export type PanelView =
   | { panel: 'statements'; view: StatementsView }
-  | { panel: 'ratios'; view: RatiosView }
-  | { panel: 'history'; view: HistoryView }
-  | { panel: 'chart'; view: ChartView }
-  | { panel: 'news'; view: NewsView }
-  | { panel: 'overview'; view: MarketOverviewView }
   | { panel: 'valuation'; view: ValuationView }
-  | { panel: 'pending'; context: SymbolPageContext };
+  | { panel: 'company'; view: CompanyView }
+  | { panel: 'ratios'; view: RatiosView }
+  | { panel: 'news'; view: NewsView }
+  | { panel: 'history'; view: HistoryView }
+  | { panel: 'overview'; view: MarketOverviewView }
+  | { panel: 'chart'; view: ChartView };
 
 /** Runs the loader of the panel that renders the context's page. */
 export async function loadPanel(context: SymbolPageContext): Promise<PanelView> {
   switch (panelOf(context.page)) {
     case 'statements':
       return { panel: 'statements', view: await loadStatements(context) };
-    case 'ratios':
-      return { panel: 'ratios', view: await loadRatios(context) };
-    case 'history':
-      return { panel: 'history', view: await loadHistory(context) };
-    case 'chart':
-      return { panel: 'chart', view: await loadChart(context) };
-    case 'news':
-      return { panel: 'news', view: await loadNews(context) };
-    case 'overview':
-      return { panel: 'overview', view: await loadMarketOverview(context) };
     case 'valuation':
       return { panel: 'valuation', view: await loadValuation(context) };
-    default:
-      return { panel: 'pending', context };
+    case 'company':
+      return { panel: 'company', view: await loadCompany(context) };
+    case 'ratios':
+      return { panel: 'ratios', view: await loadRatios(context) };
+    case 'news':
+      return { panel: 'news', view: await loadNews(context) };
+    case 'history':
+      return { panel: 'history', view: await loadHistory(context) };
+    case 'overview':
+      return { panel: 'overview', view: await loadMarketOverview(context) };
+    case 'chart':
+      return { panel: 'chart', view: await loadChart(context) };
   }
 }
 

@@ -31,3 +31,13 @@ export interface PremiumGate {
 export async function premiumGate(db: Db, tier: number | undefined): Promise<PremiumGate> {
   return { tier, plan: tier === undefined ? undefined : await upgradePlanName(db, tier) };
 }
+
+/** A statistic of a stat grid: the term over its formatted value, optionally a link. */
+export interface Stat {
+  term: string;
+  value: string;
+  /** Makes the value a link (same-site path or an already checked external address). */
+  href?: string | undefined;
+  /** Set for links leaving the site. */
+  external?: boolean;
+}
