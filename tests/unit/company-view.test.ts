@@ -11,7 +11,7 @@ import {
   splitRatio,
   surprisePercent,
   upsidePercent,
-} from '../../src/lib/company-view.ts';
+} from '../../src/server/symbol-pages/company-view.ts';
 
 describe('ratingConsensus', () => {
   it('counts only the latest grade of each firm', () => {

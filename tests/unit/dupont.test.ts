@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dupontRow, dupontRows, ratioOrNull, type DupontInput } from '../../src/lib/dupont.ts';
+import {
+  dupontRow,
+  dupontRows,
+  ratioOrNull,
+  type DupontInput,
+} from '../../src/server/symbol-pages/dupont.ts';
 
 /**
  * Worked by hand: revenue 1,000, EBIT 150, pre-tax income 125, net income 100, total assets 2,000,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { performance, periodStart, type ClosePoint } from '../../src/lib/performance.ts';
+import { performance, periodStart, type ClosePoint } from '../../src/server/symbol-pages/performance.ts';
 
 /** Daily closes from `from` to `to` inclusive (every calendar day), rising by one a day from `start`. */
 function dailyCloses(from: string, to: string, start = 100): ClosePoint[] {

@@ -12,7 +12,7 @@ import {
   ppeRollForward,
   ratio,
   retainedEarningsRollForward,
-} from '../../src/lib/statement-schedules.ts';
+} from '../../src/server/symbol-pages/statement-schedules.ts';
 import { formatLineValue, lineLabel, statementLineRows } from '../../src/lib/statement-lines.ts';
 
 const DASH = '–';

@@ -11,7 +11,7 @@ import {
   symbolPath,
   tabFor,
 } from '../../src/lib/symbol-routes.ts';
-import { marketState } from '../../src/server/symbol-pages/pages.ts';
+import { marketState } from '../../src/server/symbol-pages/resolver.ts';
 
 describe('symbol routes', () => {
   it('gives every per-symbol page a title and knows which paths are symbol pages', () => {

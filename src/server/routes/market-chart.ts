@@ -4,7 +4,7 @@ import { getDatabase, type Db } from '../db/client.ts';
 import { apiError } from '../app/errors.ts';
 import { loadPriceChart } from '../symbol-pages/chart.ts';
 import type { SymbolDirectory } from '../services/market-data/directory.ts';
-import { siteDirectory } from '../symbol-pages/pages.ts';
+import { siteDirectory } from '../symbol-pages/resolver.ts';
 import { CHART_RANGES, DEFAULT_CHART_RANGE, isChartRange } from '../../lib/price-chart.ts';
 
 /** Prices move by the minute; a minute's reuse spares the database when many readers flip ranges. */

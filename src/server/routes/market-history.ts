@@ -4,7 +4,7 @@ import { getDatabase, type Db } from '../db/client.ts';
 import { apiError } from '../app/errors.ts';
 import { loadMarketHistory } from '../symbol-pages/history.ts';
 import type { SymbolDirectory } from '../services/market-data/directory.ts';
-import { siteDirectory } from '../symbol-pages/pages.ts';
+import { siteDirectory } from '../symbol-pages/resolver.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { historyFilename, parseHistoryRange, type HistoryFormat } from '../../lib/history-range.ts';
 

@@ -10,12 +10,15 @@ import {
 } from '../services/market-data/prices.ts';
 import { isoDay, shiftIsoDays, shiftIsoMonths, shiftIsoYears } from '../../lib/iso-date.ts';
 import {
+  DEFAULT_CHART_RANGE,
   MAX_DAILY_POINTS,
   weeklyBars,
   type ChartAnswer,
   type ChartBar,
   type ChartRange,
 } from '../../lib/price-chart.ts';
+import type { SymbolKind } from '../../lib/symbol-routes.ts';
+import type { SymbolPageContext } from './resolver.ts';
 
 /** The first day "Max" asks for: before any listing the data holds. */
 const EARLIEST_DAY = '1900-01-01';
@@ -114,4 +117,25 @@ export async function loadPriceChart(
     return { symbol, range, interval: '1week', bars: weeklyBars(daily) };
   }
   return { symbol, range, interval: '1day', bars: daily };
+}
+
+/** What the chart page shows: the default range drawn at once, and whether 1D and 5D are offered. */
+export interface ChartView {
+  symbol: string;
+  kind: SymbolKind;
+  /** The default range, embedded in the HTML so the chart draws without a request. */
+  initial: ChartAnswer;
+  intraday: boolean;
+  /** When the page was made (ISO), so the island counts ranges from the same moment. */
+  now: string;
+}
+
+/** Reads the chart page of any asset type. */
+export async function loadChart(context: SymbolPageContext): Promise<ChartView> {
+  const { db, security, kind, now } = context;
+  const [initial, intraday] = await Promise.all([
+    loadPriceChart(db, security, DEFAULT_CHART_RANGE, now),
+    hasIntradayBars(db, security.symbol),
+  ]);
+  return { symbol: security.symbol, kind, initial, intraday, now: now.toISOString() };
 }

@@ -1,8 +1,17 @@
 import type { Db } from '../db/client.ts';
 import type { Security } from '../db/schema.ts';
-import type { HistoryRange } from '../../lib/history-range.ts';
-import { symbolKind } from '../../lib/symbol-routes.ts';
+import {
+  HISTORY_PAGE_SIZE,
+  historyQuery,
+  pageCount,
+  parseHistoryRange,
+  parsePageNumber,
+  type HistoryRange,
+  type HistoryRangeProblem,
+} from '../../lib/history-range.ts';
+import { symbolKind, symbolPath, type SymbolKind } from '../../lib/symbol-routes.ts';
 import { dailyBars, percentChange, round, roundPrice } from '../services/market-data/prices.ts';
+import type { SymbolPageContext } from './resolver.ts';
 
 /**
  * The rows of the historical-prices pages and of their download endpoint, built in one place so
@@ -81,4 +90,61 @@ export async function loadMarketHistory(
     (field) => (field !== 'adjClose' || withAdjClose) && (field !== 'volume' || withVolume),
   );
   return { fields, rows };
+}
+
+/** What a historical-data page shows: one page of the daily prices of the range asked for. */
+export interface HistoryView {
+  symbol: string;
+  kind: SymbolKind;
+  /** The page's own path, where the range form and the pager lead. */
+  path: string;
+  range: HistoryRange;
+  /** What was wrong with the range asked for (the default range is shown instead). */
+  problems: HistoryRangeProblem[];
+  fields: HistoryField[];
+  /** Trading days in the range, over all pages. */
+  total: number;
+  pages: number;
+  /** The page shown, from 1. */
+  current: number;
+  /** Index of the page's first row in the range. */
+  first: number;
+  /** The page's rows, newest first. */
+  rows: HistoryRecord[];
+  /** The price whose size sets the decimals of the table (latest quote, else latest close). */
+  reference: number | null;
+  newer: string | undefined;
+  older: string | undefined;
+}
+
+/** Reads a historical-data page; range (`from`, `to`) and `page` come from the query string. */
+export async function loadHistory(context: SymbolPageContext): Promise<HistoryView> {
+  const { db, security, header, kind, page, searchParams, now } = context;
+  const symbol = header.symbol;
+  const { range, problems } = parseHistoryRange(
+    { from: searchParams.get('from'), to: searchParams.get('to') },
+    now,
+  );
+  const history = await loadMarketHistory(db, security, range);
+  const total = history.rows.length;
+  const pages = pageCount(total, HISTORY_PAGE_SIZE);
+  const current = Math.min(parsePageNumber(searchParams.get('page')), pages);
+  const first = (current - 1) * HISTORY_PAGE_SIZE;
+  const path = symbolPath(page, symbol);
+  return {
+    symbol,
+    kind,
+    path,
+    range,
+    problems,
+    fields: history.fields,
+    total,
+    pages,
+    current,
+    first,
+    rows: history.rows.slice(first, first + HISTORY_PAGE_SIZE),
+    reference: header.price ?? history.rows[0]?.close ?? null,
+    newer: current > 1 ? `${path}${historyQuery(range, current - 1)}` : undefined,
+    older: current < pages ? `${path}${historyQuery(range, current + 1)}` : undefined,
+  };
 }

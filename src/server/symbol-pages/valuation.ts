@@ -20,7 +20,7 @@ import {
   workingCapital,
   type PeriodStatements,
 } from '../services/market-data/formulas.ts';
-import type { SymbolPageContext } from './pages.ts';
+import type { SymbolPageContext } from './resolver.ts';
 
 /** The valuation pages, in the order their links are listed. */
 export const VALUATION_PAGES: readonly SymbolPage[] = PANEL_PAGES.valuation;
@@ -202,4 +202,109 @@ export function intrinsicValueSummary(
 export function terminalValueShare(model: DcfModel): number | undefined {
   if (!model.terminalValueDefined || model.enterpriseValue <= 0) return undefined;
   return safeDivide(model.presentTerminalValue, model.enterpriseValue);
+}
+
+/** One default model of the pages that put both side by side, with what they show of it. */
+export interface ValuationModel {
+  /** "Unlevered DCF (FCFF at WACC)" or "Levered DCF (FCFE at cost of equity)". */
+  label: string;
+  model: DcfModel;
+  terminalValueShare: number | undefined;
+  valuePerShare: number | undefined;
+  /** Value per share against the current price, in percent. */
+  upside: number | undefined;
+}
+
+/** What a valuation page shows; each page fills the parts it needs. */
+export interface ValuationView {
+  page: SymbolPage;
+  symbol: string;
+  name: string;
+  /** The security's currency, upper case. */
+  currency: string;
+  unlevered: LoadedDcf | undefined;
+  levered: LoadedDcf | undefined;
+  /** The models that exist, unlevered first (pages with both). */
+  models: ValuationModel[];
+  /** Today's market value (price × shares) the free-cash-flow yield uses; 0 without one. */
+  marketCap: number;
+  freeCashFlows: FreeCashFlowYear[];
+  buildUps: FreeCashFlowBuildUp[];
+  summary: IntrinsicValueSummary;
+  /** The price both models compare with, and the day of that close. */
+  price: { value: number; date: string } | undefined;
+  /** The other valuation pages, in their listing order. */
+  related: SymbolPage[];
+}
+
+/** Pages that show the unlevered and the levered model side by side. */
+const BOTH_MODELS: readonly SymbolPage[] = [
+  'terminal-value',
+  'equity-value',
+  'stock-value',
+  'intrinsic-value',
+];
+
+/** The default models of both kinds as the side-by-side pages show them. */
+function sideBySide(unlevered: LoadedDcf | undefined, levered: LoadedDcf | undefined): ValuationModel[] {
+  const both: { label: string; loaded: LoadedDcf | undefined }[] = [
+    { label: 'Unlevered DCF (FCFF at WACC)', loaded: unlevered },
+    { label: 'Levered DCF (FCFE at cost of equity)', loaded: levered },
+  ];
+  return both.flatMap(({ label, loaded }) => {
+    if (loaded === undefined) return [];
+    const model = loaded.model;
+    const value = valuePerShare(model);
+    return [
+      {
+        label,
+        model,
+        terminalValueShare: terminalValueShare(model),
+        valuePerShare: value,
+        upside: value === undefined ? undefined : upsidePercent(value, model.stockPrice),
+      },
+    ];
+  });
+}
+
+/** Reads what a valuation page shows: only the models and fiscal years the page needs are computed. */
+export async function loadValuation(context: SymbolPageContext): Promise<ValuationView> {
+  const { page, header } = context;
+  const needsUnlevered =
+    BOTH_MODELS.includes(page) ||
+    page === 'discounted-cash-flow-model' ||
+    page === 'free-cash-flow' ||
+    page === 'weighted-average-cost-of-capital';
+  const needsLevered = BOTH_MODELS.includes(page) || page === 'discounted-cash-flow-model-levered';
+  const needsYears = page === 'free-cash-flow' || page === 'free-cash-flow-build-up';
+  const [unlevered, levered, years] = await Promise.all([
+    needsUnlevered ? loadDcf(context, 'unlevered') : Promise.resolve(undefined),
+    needsLevered ? loadDcf(context, 'levered') : Promise.resolve(undefined),
+    needsYears ? loadFiscalYears(context) : Promise.resolve([]),
+  ]);
+  const marketCap =
+    unlevered === undefined ? 0 : unlevered.assumptions.stockPrice * unlevered.assumptions.sharesOutstanding;
+  const anyModel = unlevered ?? levered;
+  return {
+    page,
+    symbol: context.security.symbol,
+    name: header.name,
+    currency: header.currency.toUpperCase(),
+    unlevered,
+    levered,
+    models: sideBySide(unlevered, levered),
+    marketCap,
+    freeCashFlows:
+      page === 'free-cash-flow' ? years.map(({ current }) => freeCashFlowYear(current, marketCap)) : [],
+    buildUps:
+      page === 'free-cash-flow-build-up'
+        ? years.map(({ current, previous }) => freeCashFlowBuildUp(current, previous))
+        : [],
+    summary: intrinsicValueSummary(unlevered?.model, levered?.model),
+    price:
+      anyModel === undefined
+        ? undefined
+        : { value: anyModel.assumptions.stockPrice, date: anyModel.assumptions.date },
+    related: VALUATION_PAGES.filter((other) => other !== page),
+  };
 }

@@ -1,7 +1,6 @@
 import type { Db } from '../db/client.ts';
 import { getDatabase } from '../db/client.ts';
-import { and, asc, eq, gte } from 'drizzle-orm';
-import { pricePlans, type AssetType, type Security } from '../db/schema.ts';
+import type { AssetType, Security } from '../db/schema.ts';
 import { CachedDirectory, type SymbolDirectory } from '../services/market-data/directory.ts';
 import { quotes, sessionClose, type QuoteRow } from '../services/market-data/quotes.ts';
 import { searchSymbols, type SearchRow } from '../services/market-data/search.ts';
@@ -39,7 +38,10 @@ export interface MarketState {
   label: string;
 }
 
-/** Everything a symbol page's panels need to load their own data from the services. */
+/**
+ * What the page loaders start from: the resolved symbol, the request's options and the services'
+ * handles. Server-only: the panels receive the view models the loaders make of it.
+ */
 export interface SymbolPageContext {
   db: Db;
   directory: SymbolDirectory;
@@ -203,18 +205,4 @@ export function marketState(security: Pick<Security, 'assetType' | 'exchange'>, 
   const close = session.hour * 60 + session.minute;
   const open = weekday >= 1 && weekday <= 5 && minutes >= close - SESSION_MINUTES && minutes < close;
   return { open, label: open ? 'Market open' : 'Market closed' };
-}
-
-/**
- * The name of the cheapest active plan whose data reaches `tier`, so an upsell can say what to buy
- * (the data API's 402 names the same plan). Undefined when no plan on sale reaches it.
- */
-export async function upgradePlanName(db: Db, tier: number): Promise<string | undefined> {
-  const [plan] = await db
-    .select({ name: pricePlans.name })
-    .from(pricePlans)
-    .where(and(eq(pricePlans.active, true), gte(pricePlans.dataTier, tier)))
-    .orderBy(asc(pricePlans.priceCents), asc(pricePlans.sortOrder))
-    .limit(1);
-  return plan?.name;
 }

@@ -5,12 +5,8 @@
  * hand-computed examples; a value that cannot be computed (a zero denominator, no prior period) is
  * null and reads as the missing-value dash.
  */
-import type {
-  BalanceSheet,
-  CashFlowStatement,
-  IncomeStatement,
-} from '../server/services/market-data/formulas.ts';
-import { DEFAULT_LOCALE, MISSING_VALUE } from './format.ts';
+import type { BalanceSheet, CashFlowStatement, IncomeStatement } from '../services/market-data/formulas.ts';
+import { DEFAULT_LOCALE, MISSING_VALUE } from '../../lib/format.ts';
 
 /** The statements of one period, narrowed to the fields a computation reads. */
 export interface StatementSlice<

@@ -3,7 +3,7 @@
  * a company's ROE comes from margins, from using its assets efficiently or from leverage. Pure
  * arithmetic on one period's statements; the symbol pages feed it the annual statements.
  */
-import type { BalanceSheet, IncomeStatement } from '../server/services/market-data/formulas.ts';
+import type { BalanceSheet, IncomeStatement } from '../services/market-data/formulas.ts';
 
 /** The statement lines a DuPont breakdown needs, so callers can pass full statements or just these. */
 export interface DupontInput {

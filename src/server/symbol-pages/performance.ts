@@ -1,4 +1,4 @@
-import { shiftIsoDays, shiftIsoMonths, shiftIsoYears } from './iso-date.ts';
+import { shiftIsoDays, shiftIsoMonths, shiftIsoYears } from '../../lib/iso-date.ts';
 
 /**
  * Price performance over the usual periods (1 week … 5 years, year to date), computed from daily

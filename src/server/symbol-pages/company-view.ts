@@ -2,7 +2,7 @@
  * Pure helpers of the company pages (overview, profile, analysis, corporate actions): the small
  * derivations a table cell or a statistic needs, kept out of the components so they can be tested.
  */
-import { formatNumber } from './format.ts';
+import { formatNumber } from '../../lib/format.ts';
 
 /** Grade names brokers use, by the side of the market they put a stock on. */
 const GRADE_GROUPS: Readonly<Record<string, RatingGroup>> = {

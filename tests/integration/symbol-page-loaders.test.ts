@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUARTERLY_TIER, type SymbolPage } from '../../src/lib/symbol-routes.ts';
+import {
+  loadSymbolDirectory,
+  type SymbolDirectory,
+} from '../../src/server/services/market-data/directory.ts';
+import { quotes } from '../../src/server/services/market-data/quotes.ts';
+import { loadSymbolPage, type SymbolPageView } from '../../src/server/symbol-pages/panels.ts';
+import { symbolHeader, type SymbolPageContext } from '../../src/server/symbol-pages/resolver.ts';
+import { HARNESS_AS_OF, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
+
+let h: DataApiHarness;
+let directory: SymbolDirectory;
+const now = new Date(`${HARNESS_AS_OF}T21:00:00Z`);
+
+beforeAll(async () => {
+  h = await openDataApiHarness();
+  directory = await loadSymbolDirectory(h.db);
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+async function load(page: SymbolPage, symbol: string, query = ''): Promise<SymbolPageView> {
+  const security = directory.get(symbol);
+  if (security === undefined) throw new Error(`${symbol} is not in the test seed`);
+  const [quote] = await quotes(h.db, directory, [symbol], now);
+  const header = symbolHeader(security, quote, now);
+  const context: SymbolPageContext = {
+    db: h.db,
+    directory,
+    security,
+    kind: header.kind,
+    page,
+    header,
+    quote,
+    now,
+    searchParams: new URLSearchParams(query),
+  };
+  return loadSymbolPage(context);
+}
+
+describe('symbol page loaders', () => {
+  it('answer plain data that survives serialisation', async () => {
+    const pages: [SymbolPage, string][] = [
+      ['financial-statements', 'AAPL'],
+      ['financial-ratios', 'AAPL'],
+      ['news', 'AAPL'],
+      ['cryptocurrency', 'BTCUSD'],
+      ['financial-summary', 'AAPL'],
+      ['stock-value', 'AAPL'],
+      ['chart', 'AAPL'],
+      ['historical-data', 'AAPL'],
+    ];
+    for (const [page, symbol] of pages) {
+      const view = await load(page, symbol);
+      expect(view.page).toBe(page);
+      expect(JSON.parse(JSON.stringify(view))).toEqual(view);
+    }
+  });
+
+  it('lays out the statements overview as three tables of formatted cells', async () => {
+    const { panel } = await load('financial-statements', 'AAPL');
+    if (panel.panel !== 'statements') throw new Error(`unexpected panel ${panel.panel}`);
+    expect(panel.view.empty).toBe(false);
+    expect(panel.view.sections.map((section) => section.id)).toEqual([
+      'income-statement-main',
+      'balance-sheet-statement-main',
+      'cash-flow-statement-main',
+    ]);
+    expect(panel.view.premium.tier).toBeUndefined();
+    expect(panel.view.pages.filter((link) => link.current).map((link) => link.href)).toEqual([
+      '/financial-statements/AAPL',
+    ]);
+  });
+
+  it('gates quarterly figures behind the quarterly tier', async () => {
+    const statements = await load('income-statement', 'AAPL', 'period=quarter');
+    const ratios = await load('financial-ratios', 'AAPL', 'period=quarter');
+    if (statements.panel.panel !== 'statements' || ratios.panel.panel !== 'ratios') {
+      throw new Error('unexpected panels');
+    }
+    expect(statements.panel.view.premium.tier).toBe(QUARTERLY_TIER);
+    expect(ratios.panel.view.kind).toBe('ratios');
+    if (ratios.panel.view.kind === 'ratios') expect(ratios.panel.view.premium.tier).toBe(QUARTERLY_TIER);
+  });
+
+  it('pages the price history 25 rows at a time', async () => {
+    const { panel } = await load('historical-data', 'AAPL', 'page=2');
+    if (panel.panel !== 'history') throw new Error(`unexpected panel ${panel.panel}`);
+    expect(panel.view.current).toBe(2);
+    expect(panel.view.first).toBe(25);
+    expect(panel.view.rows.length).toBeLessThanOrEqual(25);
+    expect(panel.view.newer).toBe(
+      `/historical-data/AAPL?from=${panel.view.range.from}&to=${panel.view.range.to}&page=1`,
+    );
+  });
+});
