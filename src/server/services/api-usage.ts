@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { DAY_MS, isoDay, shiftIsoDays } from '../../lib/iso-date.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, apiUsage } from '../db/schema.ts';
-import { redactSecrets } from '../app/errors.ts';
+import { redactSecrets } from '../auth/tokens.ts';
 
 /** One endpoint's use on one UTC day. */
 export interface UsageRow {

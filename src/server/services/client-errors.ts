@@ -1,5 +1,5 @@
 import { desc, sql, type SQL } from 'drizzle-orm';
-import { redactSecrets } from '../app/errors.ts';
+import { redactSecrets } from '../auth/tokens.ts';
 import type { Db } from '../db/client.ts';
 import { clientErrors, STACK_TRACE_LIMIT, type ClientError } from '../db/schema.ts';
 
