@@ -334,6 +334,8 @@ describe('limits', () => {
     const refused = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('Retry-After')).toBe('55');
+    // Every window is reported on the refusal, the day's unchanged by it.
+    expect(refused.headers.get('RateLimit')).toBe('"minute";r=0;t=55, "day";r=245;t=86395');
     expect(await errorOf(refused)).toBe(
       'Limit reached: the Free plan allows 5 calls per minute. Try again in 55 seconds, or upgrade your plan for higher limits.',
     );
@@ -356,6 +358,21 @@ describe('limits', () => {
     expect(await errorOf(refused)).toContain('250 calls per day');
     h.clock.advance(retryAfter * 1000);
     expect((await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key })).status).toBe(200);
+  });
+
+  it('charges only answered calls: refusals for the plan or the parameters leave the budgets as they were', async () => {
+    const outside = (await h.api.directory.get()).all().find((s) => s.assetType === 'stock' && !s.sample);
+    if (outside === undefined) throw new Error('the demo data lacks symbols outside the sample');
+    const key = await h.keyFor('free');
+    for (let call = 0; call < 8; call += 1) {
+      const uncovered = await h.request('/stable/quote-short', { symbol: outside.symbol, apikey: key });
+      expect(uncovered.status).toBe(402);
+      const missing = await h.request('/stable/quote-short', { apikey: key });
+      expect(missing.status).toBe(400);
+    }
+    const answered = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('RateLimit')).toMatch(/^"minute";r=4;t=\d+, "day";r=249;t=\d+$/);
   });
 });
 
@@ -396,17 +413,16 @@ describe('usage', () => {
     }
     const profile = await h.request('/stable/profile', { symbol: 'MSFT', apikey: key });
     const profileBytes = (await profile.arrayBuffer()).byteLength;
-    // A refused call counts too: it was answered, and it used the budget.
+    // A refused call is not usage: only answered calls count.
     const refused = await h.request('/stable/quote', { apikey: key });
     expect(refused.status).toBe(400);
-    quoteBytes += (await refused.arrayBuffer()).byteLength;
     await h.api.meter.flush();
     const res = await h.request('/stable/api-usage', { apikey: key });
     expect(res.status).toBe(200);
     const day = new Date(h.clock.now).toISOString().slice(0, 10);
     expect(await res.json()).toEqual([
       { date: day, endpoint: 'profile', calls: 1, bytes: profileBytes },
-      { date: day, endpoint: 'quote', calls: 4, bytes: quoteBytes },
+      { date: day, endpoint: 'quote', calls: 3, bytes: quoteBytes },
     ]);
   });
 });

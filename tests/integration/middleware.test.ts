@@ -627,6 +627,26 @@ describe('rate limiting in Redis', () => {
     }
   });
 
+  it.each([
+    ['memory', (): RateLimitStore => new MemoryStore()],
+    ['Redis', (): RateLimitStore => new RedisStore(REDIS_URL, { prefix })],
+  ])('reports a window without counting and takes back a count, in %s', async (_name, make) => {
+    const store = make();
+    try {
+      const key = `peek-${randomUUID()}`;
+      await store.hit(key, 60_000, 3);
+      await store.hit(key, 60_000, 3);
+      expect(await store.peek(key, 60_000, 3)).toMatchObject({ allowed: true, remaining: 1 });
+      expect(await store.peek(key, 60_000, 3)).toMatchObject({ allowed: true, remaining: 1 });
+      await store.release(key);
+      expect((await store.hit(key, 60_000, 3)).remaining).toBe(1);
+      expect((await store.hit(key, 60_000, 3)).remaining).toBe(0);
+      expect(await store.peek(key, 60_000, 3)).toMatchObject({ allowed: false, remaining: 0 });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('uses Redis when REDIS_URL is set and memory otherwise', async () => {
     delete process.env.REDIS_URL;
     const memory = createRateLimitStore();

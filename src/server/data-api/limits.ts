@@ -55,7 +55,8 @@ function policiesFor(limits: CallLimits): Policies {
 /**
  * Counts one call against the caller's per-minute and per-day budgets (sliding windows, in the shared
  * store: memory, or Redis when several instances serve). The day budget is only charged when the
- * minute budget let the call through, so a burst that is refused costs nothing.
+ * minute budget let the call through, so a burst that is refused costs nothing; it is still reported,
+ * so a 429 carries every window.
  */
 export async function countCall(
   store: RateLimitStore,
@@ -65,10 +66,15 @@ export async function countCall(
   if (store instanceof MemoryStore) return countCallNow(store, subject, limits);
   const known = policiesOf(limits);
   const results: { policy: Policy; result: RateLimitResult }[] = [];
+  let refused = false;
   for (const policy of known.list) {
-    const result = await store.hit(`data-${policy.name}:${subject}`, policy.windowMs, policy.limit);
+    const key = `data-${policy.name}:${subject}`;
+    // Once one budget refuses, the others are only reported, so the 429 carries every window.
+    const result = refused
+      ? await store.peek(key, policy.windowMs, policy.limit)
+      : await store.hit(key, policy.windowMs, policy.limit);
     results.push({ policy, result });
-    if (!result.allowed) break;
+    if (!result.allowed) refused = true;
   }
   return verdictOf(known, results);
 }
@@ -77,12 +83,21 @@ export async function countCall(
 export function countCallNow(store: MemoryStore, subject: string, limits: CallLimits): LimitVerdict {
   const known = policiesOf(limits);
   const results: { policy: Policy; result: RateLimitResult }[] = [];
+  let refused = false;
   for (const policy of known.list) {
-    const result = store.hitNow(`data-${policy.name}:${subject}`, policy.windowMs, policy.limit);
+    const result = store.hitNow(`data-${policy.name}:${subject}`, policy.windowMs, policy.limit, !refused);
     results.push({ policy, result });
-    if (!result.allowed) break;
+    if (!result.allowed) refused = true;
   }
   return verdictOf(known, results);
+}
+
+/**
+ * Takes back a call that {@link countCall} let through but that was then refused (plan, parameters,
+ * unknown symbol): only answered calls use up a budget.
+ */
+export async function releaseCall(store: RateLimitStore, subject: string, limits: CallLimits): Promise<void> {
+  for (const policy of policiesOf(limits).list) await store.release(`data-${policy.name}:${subject}`);
 }
 
 function verdictOf(
@@ -96,7 +111,14 @@ function verdictOf(
       .map(({ policy, result }) => `"${policy.name}";r=${result.remaining};t=${resetSeconds(result)}`)
       .join(', ');
   }
-  const refused = results.find(({ result }) => !result.allowed);
+  // When several budgets are spent, the call fits again only once the last of them frees a slot.
+  const refused = results
+    .filter(({ result }) => !result.allowed)
+    .reduce<(typeof results)[number] | undefined>(
+      (latest, entry) =>
+        latest === undefined || entry.result.resetMs > latest.result.resetMs ? entry : latest,
+      undefined,
+    );
   if (refused === undefined) return { allowed: true, headers };
   const retryAfterSeconds = resetSeconds(refused.result);
   headers['Retry-After'] = String(retryAfterSeconds);

@@ -9,7 +9,7 @@ import { InvalidParametersError, PlanRequiredError } from '../services/market-da
 import { KeyChecker, type AccessRefusal, type DataCaller } from './access.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { DataApiError, type EndpointDefinition } from './endpoint.ts';
-import { countCall, countCallNow, limitMessage, type LimitVerdict } from './limits.ts';
+import { countCall, countCallNow, limitMessage, releaseCall, type LimitVerdict } from './limits.ts';
 import { prepareQuery, withoutKey, type PreparedQuery } from './query.ts';
 
 /** Answers kept for repeated identical requests (bounded; least recently used go first). */
@@ -274,12 +274,24 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     return refusal('limit', 429, limitMessage(verdict.refusal, caller.plan.name), verdict.headers);
   };
 
-  /** Meters what a key's call sent, once it is answered (refusals after the budgets included). */
-  const metered = (endpoint: EndpointDefinition, caller: DataCaller, outcome: DataOutcome): DataOutcome => {
-    if (endpoint.free !== true && caller.kind === 'key') {
-      meter.record(caller.keyId, endpoint.path, outcome.ok ? outcome.bytes : Buffer.byteLength(outcome.body));
+  /**
+   * Settles a call that passed the budgets: an answer is metered (a key's calls and bytes); a refusal
+   * after the budgets (plan, parameters, unknown symbol) gives its counts back and is not metered, so
+   * only answered calls use up limits and show as usage.
+   */
+  const settled = (
+    endpoint: EndpointDefinition,
+    caller: DataCaller,
+    credential: DataCredential,
+    outcome: DataOutcome,
+  ): DataOutcome | Promise<DataOutcome> => {
+    if (endpoint.free === true) return outcome;
+    if (outcome.ok) {
+      if (caller.kind === 'key') meter.record(caller.keyId, endpoint.path, outcome.bytes);
+      return outcome;
     }
-    return outcome;
+    const store = options.store ?? sharedRateLimitStore();
+    return releaseCall(store, subjectOf(caller, credential), caller.limits).then(() => outcome);
   };
 
   const answered = (
@@ -378,7 +390,12 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     }
     const limited = verdict === undefined ? undefined : limitRefusal(verdict, caller);
     if (limited !== undefined) return limited;
-    return metered(endpoint, caller, await respond(endpoint, search, caller, verdict?.headers, held));
+    return settled(
+      endpoint,
+      caller,
+      credential,
+      await respond(endpoint, search, caller, verdict?.headers, held),
+    );
   };
 
   const call = (
@@ -397,9 +414,11 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     const limits = verdict?.headers;
     const answer = respondFromCache(endpoint, search, caller, limits, held);
     if (answer === undefined) {
-      return respond(endpoint, search, caller, limits, held).then((slow) => metered(endpoint, caller, slow));
+      return respond(endpoint, search, caller, limits, held).then((slow) =>
+        settled(endpoint, caller, credential, slow),
+      );
     }
-    return metered(endpoint, caller, answer);
+    return settled(endpoint, caller, credential, answer);
   };
 
   return {

@@ -18,6 +18,13 @@ export interface RateLimitResult {
 export interface RateLimitStore {
   /** Counts a request under `key` if it fits `limit` requests per `windowMs`; refused requests are not counted. */
   hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult>;
+  /** What `hit` would answer, without counting anything: a window's state for a refusal's headers. */
+  peek(key: string, windowMs: number, limit: number): Promise<RateLimitResult>;
+  /**
+   * Takes back the most recent count under `key`: a call that was let through and then refused for
+   * another reason (plan, parameters) must not use up the budget.
+   */
+  release(key: string): Promise<void>;
   close(): Promise<void>;
   /**
    * Why the shared counting is not available right now (its store is unreachable and requests are
@@ -80,8 +87,35 @@ export class MemoryStore implements RateLimitStore {
     return Promise.resolve(this.hitNow(key, windowMs, limit));
   }
 
-  /** The same count without a promise, for callers on a hot path that know the store is local. */
-  hitNow(key: string, windowMs: number, limit: number): RateLimitResult {
+  peek(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
+    return Promise.resolve(this.hitNow(key, windowMs, limit, false));
+  }
+
+  release(key: string): Promise<void> {
+    this.releaseNow(key);
+    return Promise.resolve();
+  }
+
+  /** {@link release} without a promise. */
+  releaseNow(key: string): void {
+    const log = this.logs.get(key);
+    if (log === undefined || log.total === 0) return;
+    const last = log.times.length - 1;
+    if (last < log.head) return;
+    const left = (log.counts[last] ?? 0) - 1;
+    if (left > 0) log.counts[last] = left;
+    else {
+      log.times.pop();
+      log.counts.pop();
+    }
+    log.total -= 1;
+  }
+
+  /**
+   * The same count without a promise, for callers on a hot path that know the store is local; with
+   * `take` false it only reports the window (see {@link peek}).
+   */
+  hitNow(key: string, windowMs: number, limit: number, take = true): RateLimitResult {
     const now = this.now();
     if (now - this.lastSweep >= SWEEP_INTERVAL_MS) this.sweep(now);
     let log = this.logs.get(key);
@@ -104,7 +138,7 @@ export class MemoryStore implements RateLimitStore {
       log.head = 0;
     }
     const allowed = log.total < limit;
-    if (allowed) {
+    if (allowed && take) {
       const last = times.length - 1;
       if (last >= log.head && times[last] === now) counts[last] = (counts[last] ?? 0) + 1;
       else {
@@ -173,9 +207,11 @@ redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 local count = redis.call('ZCARD', key)
 local allowed = 0
 if count < limit then
-  redis.call('ZADD', key, now, ARGV[3])
-  count = count + 1
   allowed = 1
+  if ARGV[4] ~= 'peek' then
+    redis.call('ZADD', key, now, ARGV[3])
+    count = count + 1
+  end
 end
 local reset = window
 local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
@@ -278,8 +314,42 @@ export class RedisStore implements RateLimitStore {
     }
   }
 
-  private async run(key: string, windowMs: number, limit: number): Promise<[number, number, number]> {
-    const args = [1, key, windowMs, limit, randomUUID()] as const;
+  async peek(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
+    const status = this.redis.status;
+    if (status === 'reconnecting' || status === 'end' || status === 'close') {
+      return this.fallback.peek(key, windowMs, limit);
+    }
+    try {
+      const reply = await this.run(`${this.prefix}${key}`, windowMs, limit, 'peek');
+      return { allowed: reply[0] === 1, remaining: Math.max(0, reply[1]), resetMs: Math.max(0, reply[2]) };
+    } catch (error) {
+      this.reportOutage(error);
+      return this.fallback.peek(key, windowMs, limit);
+    }
+  }
+
+  async release(key: string): Promise<void> {
+    const status = this.redis.status;
+    if (status === 'reconnecting' || status === 'end' || status === 'close') {
+      await this.fallback.release(key);
+      return;
+    }
+    try {
+      // The newest entry: another process's count of the same moment is worth the same.
+      await this.redis.zpopmax(`${this.prefix}${key}`);
+    } catch (error) {
+      this.reportOutage(error);
+      await this.fallback.release(key);
+    }
+  }
+
+  private async run(
+    key: string,
+    windowMs: number,
+    limit: number,
+    mode: 'hit' | 'peek' = 'hit',
+  ): Promise<[number, number, number]> {
+    const args = [1, key, windowMs, limit, randomUUID(), mode] as const;
     try {
       return (await this.redis.evalsha(HIT_SCRIPT_SHA, ...args)) as [number, number, number];
     } catch (error) {
