@@ -315,6 +315,35 @@ describe.each(databaseTargets())('importing saved API answers on $name', (target
     }
   });
 
+  it('refuses a news file whose link or image is not an http(s) address, naming the row and field', async () => {
+    const article = {
+      symbol: 'AAPL',
+      publishedDate: '2026-11-20 10:00:00',
+      publisher: 'Wire',
+      title: 'A link that would run code',
+      image: '',
+      site: 'example.com',
+      text: 'Text.',
+      url: 'https://example.com/fine',
+    };
+    const dir = await scratchDir({
+      'news/stock.json': [article, { ...article, url: 'javascript:alert(1)' }],
+      'news/crypto.json': [{ ...article, url: 'https://example.com/ok', image: 'data:text/html,<b>x</b>' }],
+    });
+    try {
+      const result = await importDirectory(db(), dir);
+      expect(result.ok).toBe(false);
+      expect(result.errors.join('\n')).toMatch(
+        /news\/stock\.json: row 1: field url: must be an http or https address/,
+      );
+      expect(result.errors.join('\n')).toMatch(
+        /news\/crypto\.json: row 0: field image: must be an http or https address/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses rows for an unknown symbol when the file cannot introduce it', async () => {
     const dir = await scratchDir({
       'historical-price-eod/full/ZZZQ.json': [

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { news } from '../../src/server/db/market-schema.ts';
 import { QUARTERLY_TIER, type SymbolPage } from '../../src/lib/symbol-routes.ts';
 import {
   loadSymbolDirectory,
@@ -95,5 +97,29 @@ describe('symbol page loaders', () => {
     expect(panel.view.newer).toBe(
       `/historical-data/AAPL?from=${panel.view.range.from}&to=${panel.view.range.to}&page=1`,
     );
+  });
+});
+
+describe('addresses from data', () => {
+  it('never hands a javascript: or data: address to the news list, as a link or as an image', async () => {
+    await h.db.insert(news).values({
+      id: randomUUID(),
+      category: 'stock',
+      symbol: 'AAPL',
+      publishedAt: new Date(now.getTime() - 60_000).toISOString(),
+      publisher: 'Wire',
+      title: 'An article whose link would run code',
+      image: 'data:image/svg+xml,<svg onload=alert(1)>',
+      site: 'example.com',
+      text: 'Text.',
+      url: 'javascript:alert(1)',
+    });
+    const { panel } = await load('news', 'AAPL');
+    if (panel.panel !== 'news' || panel.view.kind !== 'news') throw new Error('expected the news list');
+    const article = panel.view.articles.find((a) => a.title === 'An article whose link would run code');
+    expect(article).toBeDefined();
+    expect(article?.url).toBeUndefined();
+    expect(article?.image).toBe('');
+    expect(JSON.stringify(panel.view)).not.toContain('javascript:');
   });
 });

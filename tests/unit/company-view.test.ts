@@ -1,3 +1,4 @@
+import { safeHttpUrl } from '../../src/lib/safe-url.ts';
 import { describe, expect, it } from 'vitest';
 import {
   calendarDate,
@@ -7,7 +8,6 @@ import {
   postalAddress,
   ratingConsensus,
   ratingGroup,
-  safeWebsite,
   splitRatio,
   surprisePercent,
   upsidePercent,
@@ -112,15 +112,15 @@ describe('perShareDigits', () => {
   });
 });
 
-describe('safeWebsite', () => {
+describe('safeHttpUrl', () => {
   it('accepts web addresses and adds a missing scheme', () => {
-    expect(safeWebsite('https://www.apple.com')).toBe('https://www.apple.com/');
-    expect(safeWebsite('apple.com')).toBe('https://apple.com/');
+    expect(safeHttpUrl('https://www.apple.com')).toBe('https://www.apple.com/');
+    expect(safeHttpUrl('apple.com')).toBe('https://apple.com/');
   });
 
   it('refuses other schemes and empty text', () => {
-    expect(safeWebsite('javascript:alert(1)')).toBeUndefined();
-    expect(safeWebsite('  ')).toBeUndefined();
+    expect(safeHttpUrl('javascript:alert(1)')).toBeUndefined();
+    expect(safeHttpUrl('  ')).toBeUndefined();
   });
 });
 

@@ -55,10 +55,11 @@ export type IdTokenCheck =
       email: string | null;
       emailVerified: boolean;
       provider: string;
-      /** The administrator who switched into this account (the custom token's claim), if one did. */
-      impersonatedBy?: string | undefined;
-      /** When the identity signed in at the provider: for a switched account, when the switch began. */
-      authTime: Date;
+      /**
+       * Present when an administrator switched into this account (the custom token's claim): who,
+       * and when the switch began (the token's sign-in time).
+       */
+      impersonation?: { by: string; began: Date };
     }
   | { ok: false; code: IdTokenFailureCode };
 
@@ -165,8 +166,9 @@ export async function verifyIdToken(idToken: string): Promise<IdTokenCheck> {
       email: decoded.email ?? null,
       emailVerified: decoded.email_verified ?? false,
       provider: decoded.firebase.sign_in_provider,
-      impersonatedBy: typeof decoded.impersonatedBy === 'string' ? decoded.impersonatedBy : undefined,
-      authTime: new Date(decoded.auth_time * 1000),
+      ...(typeof decoded.impersonatedBy === 'string'
+        ? { impersonation: { by: decoded.impersonatedBy, began: new Date(decoded.auth_time * 1000) } }
+        : {}),
     };
   } catch (error) {
     return { ok: false, code: idTokenFailureCode(error) };

@@ -238,10 +238,10 @@ export const portalAuthRoutes = new Hono<AccountsEnv>()
       }
       if (provisioned.user.blocked) return blockedAnswer(c);
       const user = await syncEmailVerified(db, provisioned.user, verified.emailVerified);
-      if (verified.impersonatedBy !== undefined) {
+      if (verified.impersonation !== undefined) {
         // An administrator's switch into this account: it stays switched, short and audited here too.
-        const switched = await startImpersonatedSession(c, user, verified.impersonatedBy, {
-          began: verified.authTime,
+        const switched = await startImpersonatedSession(c, user, verified.impersonation.by, {
+          began: verified.impersonation.began,
           via: 'validate-user',
         });
         if (!switched) return apiError(c, 401, ID_TOKEN_REFUSED_MESSAGE);

@@ -4,7 +4,8 @@
  */
 import { formatDay, formatNumber, MISSING_VALUE } from '../../lib/format.ts';
 import { companyExecutives, profiles, stockPeers } from '../services/market-data/company.ts';
-import { countryName, postalAddress, safeWebsite } from './company-view.ts';
+import { safeHttpUrl } from '../../lib/safe-url.ts';
+import { countryName, postalAddress } from './company-view.ts';
 import type { SymbolPageContext } from './resolver.ts';
 import type { Stat } from './view.ts';
 
@@ -49,7 +50,7 @@ export async function loadCompanyProfile(context: SymbolPageContext): Promise<Co
     return value === null || value === undefined || value.trim() === '' ? MISSING_VALUE : value;
   }
 
-  const website = safeWebsite(profile?.website ?? '');
+  const website = safeHttpUrl(profile?.website);
   const employees = profile?.fullTimeEmployees === null ? null : Number(profile?.fullTimeEmployees);
   const address =
     profile === undefined ? '' : postalAddress({ ...profile, country: countryName(profile.country) });

@@ -174,19 +174,6 @@ export function perShareDigits(value: number): number {
   return 4;
 }
 
-/** An http(s) address safe to link to; undefined for anything else (javascript:, bare text). */
-export function safeWebsite(url: string): string | undefined {
-  const trimmed = url.trim();
-  if (trimmed === '') return undefined;
-  const candidate = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
-  try {
-    const parsed = new URL(candidate);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The address without its parts that are blank, e.g. "One Apple Park Way, Cupertino, CA 95014, US". */
 export function postalAddress(parts: {
   address: string;

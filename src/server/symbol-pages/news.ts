@@ -1,3 +1,4 @@
+import { safeHttpUrl } from '../../lib/safe-url.ts';
 /**
  * The news of a symbol (stock news for stocks, crypto or forex news for pairs, general market news
  * for indexes and commodities, which articles do not name) twenty to a page, and the earnings call
@@ -12,8 +13,9 @@ import type { SymbolPageContext } from './resolver.ts';
 /** One article of the list, ready to show. */
 export interface NewsArticle {
   title: string;
-  url: string;
-  /** Image address; '' for none. */
+  /** The article's address; undefined when the data holds no http(s) address (the title is then not a link). */
+  url: string | undefined;
+  /** Image address; '' for none (or one that is not http(s)). */
   image: string;
   /** Publisher and site, '' when neither is known. */
   source: string;
@@ -158,8 +160,8 @@ async function loadNewsList(context: SymbolPageContext): Promise<NewsListView> {
       const origin = [article.publisher, article.site].filter((part) => part !== '');
       return {
         title: article.title,
-        url: article.url,
-        image: article.image,
+        url: safeHttpUrl(article.url),
+        image: safeHttpUrl(article.image) ?? '',
         source: [...new Set(origin)].join(' · '),
         datetime: isoOrUndefined(date),
         when: isoOrUndefined(date) === undefined ? MISSING_VALUE : formatDate(date, now),

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { isBlankOrHttpUrl } from '../../../lib/safe-url.ts';
 import type { ImportRequiredField } from '../../../lib/statement-fields.ts';
 import type { Db } from '../../db/client.ts';
 import { securities, splits } from '../../db/market-schema.ts';
@@ -53,6 +54,8 @@ const symbolString = z.string().trim().min(1, 'expected a symbol').max(40);
 const finite = z.number();
 const optionalNumber = finite.nullish();
 const optionalString = z.string().nullish();
+/** An address from data: blank, or http(s) only, so no `javascript:` link is ever stored. */
+const optionalUrl = optionalString.refine(isBlankOrHttpUrl, 'must be an http or https address');
 const optionalDate = z.union([dateString, z.literal('')]).nullish();
 /** FMP writes some counts as strings ("164000"). */
 const looseInteger = z.union([finite, z.string().regex(/^\d*$/, 'expected a whole number')]).nullish();
@@ -116,7 +119,7 @@ const SCHEMAS = {
     industry: optionalString,
     sector: optionalString,
     country: optionalString,
-    website: optionalString,
+    website: optionalUrl,
     description: optionalString,
     ceo: optionalString,
     fullTimeEmployees: looseInteger,
@@ -125,7 +128,7 @@ const SCHEMAS = {
     city: optionalString,
     state: optionalString,
     zip: optionalString,
-    image: optionalString,
+    image: optionalUrl,
     ipoDate: optionalDate,
     isEtf: z.boolean().nullish(),
     isFund: z.boolean().nullish(),
@@ -193,10 +196,10 @@ const SCHEMAS = {
     publishedDate: dateTimeString,
     publisher: optionalString,
     title: z.string().min(1),
-    image: optionalString,
+    image: optionalUrl,
     site: optionalString,
     text: optionalString,
-    url: z.string().min(1),
+    url: z.string().min(1).refine(isBlankOrHttpUrl, 'must be an http or https address'),
   }),
   'earning-call-transcript': z.looseObject({
     symbol: symbolString.optional(),
