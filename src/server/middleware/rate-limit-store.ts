@@ -298,39 +298,45 @@ export class RedisStore implements RateLimitStore {
     return status === 'ready' ? undefined : `${this.label} ${status}`;
   }
 
-  async hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
-    // While reconnecting, commands would wait for the next attempt: count locally instead.
+  /**
+   * Whether Redis is between connections: commands would wait for the next attempt, so the call is
+   * answered locally instead (reported once per outage).
+   */
+  private disconnected(): boolean {
     const status = this.redis.status;
-    if (status === 'reconnecting' || status === 'end' || status === 'close') {
-      this.reportOutage(new Error(`connection ${status}`));
-      return this.fallback.hit(key, windowMs, limit);
-    }
-    try {
-      const reply = await this.run(`${this.prefix}${key}`, windowMs, limit);
-      return { allowed: reply[0] === 1, remaining: Math.max(0, reply[1]), resetMs: Math.max(0, reply[2]) };
-    } catch (error) {
-      this.reportOutage(error);
-      return this.fallback.hit(key, windowMs, limit);
-    }
+    if (status !== 'reconnecting' && status !== 'end' && status !== 'close') return false;
+    this.reportOutage(new Error(`connection ${status}`));
+    return true;
   }
 
-  async peek(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
-    const status = this.redis.status;
-    if (status === 'reconnecting' || status === 'end' || status === 'close') {
-      return this.fallback.peek(key, windowMs, limit);
-    }
+  hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
+    return this.count(key, windowMs, limit, 'hit');
+  }
+
+  peek(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
+    return this.count(key, windowMs, limit, 'peek');
+  }
+
+  private async count(
+    key: string,
+    windowMs: number,
+    limit: number,
+    mode: 'hit' | 'peek',
+  ): Promise<RateLimitResult> {
+    const local = (): Promise<RateLimitResult> =>
+      mode === 'hit' ? this.fallback.hit(key, windowMs, limit) : this.fallback.peek(key, windowMs, limit);
+    if (this.disconnected()) return local();
     try {
-      const reply = await this.run(`${this.prefix}${key}`, windowMs, limit, 'peek');
+      const reply = await this.run(`${this.prefix}${key}`, windowMs, limit, mode);
       return { allowed: reply[0] === 1, remaining: Math.max(0, reply[1]), resetMs: Math.max(0, reply[2]) };
     } catch (error) {
       this.reportOutage(error);
-      return this.fallback.peek(key, windowMs, limit);
+      return local();
     }
   }
 
   async release(key: string): Promise<void> {
-    const status = this.redis.status;
-    if (status === 'reconnecting' || status === 'end' || status === 'close') {
+    if (this.disconnected()) {
       await this.fallback.release(key);
       return;
     }
@@ -347,7 +353,7 @@ export class RedisStore implements RateLimitStore {
     key: string,
     windowMs: number,
     limit: number,
-    mode: 'hit' | 'peek' = 'hit',
+    mode: 'hit' | 'peek',
   ): Promise<[number, number, number]> {
     const args = [1, key, windowMs, limit, randomUUID(), mode] as const;
     try {
