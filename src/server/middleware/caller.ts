@@ -70,3 +70,8 @@ export function requireAdmin(): MiddlewareHandler<AccountsEnv> {
     return next();
   };
 }
+
+/** A bearer credential that is not one of our own tokens, which can only be a Firebase ID token. */
+export function foreignBearer(c: Context<AccountsEnv>): string | undefined {
+  return c.var.caller.kind === 'anonymous' ? bearerToken(c) : undefined;
+}

@@ -12,7 +12,7 @@ import { emailSchema, normalizeEmail, passwordSchema, utmShape } from '../../lib
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
 import { checkPassword, verifyIdToken, type IdTokenFailureCode } from '../auth/identity.ts';
-import { SESSION_EXPIRED_MESSAGE, SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
+import { foreignBearer, SESSION_EXPIRED_MESSAGE, SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
 import {
   blockedAnswer,
   endSignIn,
@@ -89,11 +89,6 @@ function idTokenRefusal(c: Context, code: IdTokenFailureCode, unavailableMessage
     case 'revoked-token':
       return apiError(c, 401, ID_TOKEN_REFUSED_MESSAGE);
   }
-}
-
-/** A bearer credential that is not one of our own tokens, which can only be a Firebase ID token. */
-function foreignBearer(c: Context<AccountsEnv>): string | undefined {
-  return c.var.caller.kind === 'anonymous' ? bearerToken(c) : undefined;
 }
 
 /** Proves who is registering: a Firebase ID token when one is sent, else the email and password. */

@@ -18,9 +18,9 @@ import {
 import type { Context } from 'hono';
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
-import { bearerToken } from '../app/request.ts';
+
 import { verifyIdToken } from '../auth/identity.ts';
-import { SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
+import { foreignBearer, SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
 import { findUserById } from '../services/users.ts';
 import { users } from '../db/schema.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
@@ -71,7 +71,7 @@ const surveyLimit = rateLimit({ name: 'survey-ip', limit: 30, windowMs: 60_000, 
 async function provenAddress(c: Context<AccountsEnv>): Promise<string | undefined> {
   const who = c.var.caller;
   if (who.kind === 'user') return (await findUserById(c.var.db, who.userId))?.email;
-  const bearer = who.kind === 'anonymous' ? bearerToken(c) : undefined;
+  const bearer = foreignBearer(c);
   if (bearer === undefined) return undefined;
   const checked = await verifyIdToken(bearer);
   return checked.ok ? (checked.email ?? undefined) : undefined;
