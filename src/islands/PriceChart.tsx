@@ -30,6 +30,7 @@ import {
   setChartType,
   startPriceChart,
   volumeData,
+  type ChartRangeTiers,
   type ChartType,
 } from '../lib/stores/price-chart.ts';
 import { $darkMode } from '../lib/stores/theme.ts';
@@ -43,6 +44,8 @@ interface Props {
   kind: SymbolKind;
   /** Whether the symbol has intraday prices (the 1D and 5D ranges). */
   intraday: boolean;
+  /** The data tier each range needs. */
+  tiers: ChartRangeTiers;
   /** The render time (ISO), so relative dates in the summary match the server's text. */
   now: string;
 }
@@ -186,12 +189,12 @@ function draw(handle: ChartHandle, answer: ChartAnswer, chartType: ChartType, ki
  * The chart library is loaded only here, once the island is visible; the page's data table is the
  * text alternative, and the canvas carries a summary of the range shown.
  */
-export function PriceChart({ initial, kind, intraday, now }: Props): ReactNode {
+export function PriceChart({ initial, kind, intraday, tiers, now }: Props): ReactNode {
   const stored = useStore($priceChart);
   const dark = useStore($darkMode);
   const hydrated = useHydrated();
   // Hydrate with the server's view; a symbol seen earlier on this visit then gets back its range and type.
-  const state = hydrated && stored.symbol === initial.symbol ? stored : initialPriceChart(initial);
+  const state = hydrated && stored.symbol === initial.symbol ? stored : initialPriceChart(initial, tiers);
   const { shown, chartType, loading, error } = state;
   const container = useRef<HTMLDivElement>(null);
   const handle = useRef<ChartHandle | null>(null);
@@ -201,8 +204,8 @@ export function PriceChart({ initial, kind, intraday, now }: Props): ReactNode {
   const renderedAt = useMemo(() => new Date(now), [now]);
 
   useEffect(() => {
-    startPriceChart(initial);
-  }, [initial]);
+    startPriceChart(initial, tiers);
+  }, [initial, tiers]);
 
   // The library arrives with the island's first effect, never with the page.
   useEffect(() => {

@@ -31,6 +31,8 @@ export interface DownloadResult {
   usedFallback: boolean;
   /** Why the URL could not be read ('' when it was). */
   error: string;
+  /** The refusal's HTTP status (402: the plan does not cover it); 0 when read or not reached. */
+  status: number;
 }
 
 const MIME_TYPES: Readonly<Record<DownloadFormat, string>> = {
@@ -106,6 +108,7 @@ export async function downloadFromUrl(url: string, options: DownloadOptions): Pr
   const { format, filename } = options;
   let text: string | undefined;
   let error = '';
+  let status = 0;
   try {
     const data = await api<unknown>(url, {
       method: 'GET',
@@ -116,8 +119,9 @@ export async function downloadFromUrl(url: string, options: DownloadOptions): Pr
     if (text === undefined) error = UNEXPECTED_ANSWER_MESSAGE;
   } catch (caught) {
     error = caught instanceof ApiError ? caught.message : NETWORK_ERROR_MESSAGE;
+    if (caught instanceof ApiError) status = caught.status;
   }
   const usedFallback = text === undefined;
   saveFile(text ?? fallbackText(format, options.fallback, options.columns), filename, format);
-  return { filename, usedFallback, error };
+  return { filename, usedFallback, error, status };
 }

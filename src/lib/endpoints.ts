@@ -18,6 +18,12 @@ export const PORTAL_URL = trimSlash(setting(import.meta.env.PUBLIC_PORTAL_URL, '
 /** App-server calls (auth/signin, auth/refresh, …). */
 export const APP_SERVER_URL = trimSlash(setting(import.meta.env.PUBLIC_APP_SERVER_URL, '/api/app'));
 
+/**
+ * Carries the public token on every call of the browser, also when signed in, so the server can tell
+ * the site's own pages apart and serve a signed-in visitor whose key cannot be used the free sample.
+ */
+export const PUBLIC_AUTH_HEADER = 'X-Public-Auth';
+
 /** The market data API (/stable/*), shown in examples and used by the API viewer. */
 export const DATA_API_URL = trimSlash(setting(import.meta.env.PUBLIC_DATA_API_URL, 'http://localhost:4322'));
 

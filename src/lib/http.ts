@@ -1,5 +1,5 @@
 import { FetchError, ofetch } from 'ofetch';
-import { APP_SERVER_URL, PORTAL_URL } from './endpoints.ts';
+import { APP_SERVER_URL, PORTAL_URL, PUBLIC_AUTH_HEADER } from './endpoints.ts';
 import { $auth, PUBLIC_TOKEN } from './stores/auth.ts';
 
 /**
@@ -7,9 +7,6 @@ import { $auth, PUBLIC_TOKEN } from './stores/auth.ts';
  * header (the access token, or the public token while signed out) and the public auth header; a
  * 403 on a signed-in call refreshes the session once and retries once.
  */
-
-/** Carries the public token on every call, so the server can tell the site's own pages apart. */
-export const PUBLIC_AUTH_HEADER = 'X-Public-Auth';
 
 /** A call that takes longer is abandoned with a clear error rather than leaving a spinner forever. */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -22,6 +19,9 @@ const PUBLIC_TOKEN_STORAGE_KEY = 'public-token';
 const PUBLIC_TOKEN_PATH = `${APP_SERVER_URL}/auth/public-token`;
 /** A public token this close to its expiry is fetched anew. */
 const PUBLIC_TOKEN_MARGIN_SECONDS = 3600;
+
+/** The status of a refusal because the visitor's plan does not cover what was asked for (the premium dialog's cue). */
+export const PLAN_REQUIRED_STATUS = 402;
 
 /** A failed call: the HTTP status (0 when the server was not reached) and the server's own words. */
 export class ApiError extends Error {

@@ -375,6 +375,10 @@ test.describe('price chart', () => {
     await expect(range.getByRole('button')).toHaveText(labels);
     await expect(range.locator('[aria-pressed="true"]')).toHaveCount(1);
 
+    const halfYear = range.getByRole('button', { name: '6M', exact: true });
+    await halfYear.click();
+    await expect(halfYear).toHaveAttribute('aria-pressed', 'true');
+    await expect(range.locator('[aria-pressed="true"]')).toHaveCount(1);
     const year = range.getByRole('button', { name: '1Y', exact: true });
     await year.click();
     await expect(year).toHaveAttribute('aria-pressed', 'true');

@@ -109,13 +109,30 @@ test.describe('sections beyond the visitor’s plan', () => {
     await expect(range.getByRole('button', { name: '5Y' })).toHaveAttribute('aria-pressed', 'false');
   });
 
-  test('a subscriber sees five years of chart history', async ({ page }) => {
-    await signInAs(page, { username: 'starter-user', planCode: 'starterT1', dataTier: 1 });
+  test('a signed-out visitor who asks for the intraday chart is offered a subscription', async ({ page }) => {
+    await openPage(page, '/chart/AAPL');
+    const range = page.getByRole('group', { name: 'Range' });
+    await range.getByRole('button', { name: '1D' }).click();
+
+    await expect(page.getByRole('dialog', { name: 'Unrestricted Access' })).toBeVisible();
+    await expect(range.getByRole('button', { name: '1D' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('a visitor whose stored plan is out of date is told by the server which plan covers five years', async ({
+    page,
+  }) => {
+    // The browser remembers a starter plan the server does not know: the server's answer decides.
+    await signInAs(page, { username: 'former-starter', planCode: 'starterT1', dataTier: 1 });
     await openPage(page, '/chart/AAPL');
     const range = page.getByRole('group', { name: 'Range' });
     await range.getByRole('button', { name: '5Y' }).click();
 
-    await expect(range.getByRole('button', { name: '5Y' })).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByRole('dialog', { name: 'Unrestricted Access' })).toBeHidden();
+    const dialog = page.getByRole('dialog', { name: 'Unrestricted Access' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Keep Browsing' }).click();
+    await expect(
+      page.getByText(/The 5 years chart could not be loaded\. .*It is included in the Starter plan/),
+    ).toBeVisible();
+    await expect(range.getByRole('button', { name: '1Y' })).toHaveAttribute('aria-pressed', 'true');
   });
 });

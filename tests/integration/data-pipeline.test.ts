@@ -7,7 +7,8 @@ import type {
   DataOutcome,
   DataRefusal,
 } from '../../src/server/data-api/pipeline.ts';
-import type { EndpointDefinition } from '../../src/server/data-api/endpoint.ts';
+import { z } from 'zod';
+import { defineEndpoint, type EndpointDefinition } from '../../src/server/data-api/endpoint.ts';
 import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { accessTokenKey, signPublicToken } from '../../src/server/auth/tokens.ts';
 import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
@@ -99,6 +100,49 @@ describe('the data pipeline without HTTP', () => {
     expect(plan).toMatchObject({ reason: 'plan', status: 402 });
     expect(plan.message).toMatch(/^Your Free plan does not cover the historical-chart\/5min endpoint\./);
     expect(plan.limits?.RateLimit).toBeDefined();
+  });
+
+  it('answers refusals a handler raises with classes from another copy of the modules, as the site’s bundle does', async () => {
+    // The production process loads the server's modules twice (the site's bundle and the servers'
+    // sources); a site endpoint's refusal comes from the other copy than the pipeline's.
+    type Copy<T> = T;
+    const copy = (await import('../../src/server/services/market-data/plan-access.ts?copy')) as Copy<
+      typeof import('../../src/server/services/market-data/plan-access.ts')
+    >;
+    const endpointCopy = (await import('../../src/server/data-api/endpoint.ts?copy')) as Copy<
+      typeof import('../../src/server/data-api/endpoint.ts')
+    >;
+    const refusing = (error: Error): EndpointDefinition =>
+      defineEndpoint({
+        path: `test/refusing-${error.name}`,
+        group: 'Test',
+        summary: 'Refuses',
+        description: 'Refuses every call.',
+        tier: 0,
+        params: z.object({}),
+        row: z.object({}),
+        maxAge: 0,
+        example: '',
+        handler: () => Promise.reject(error),
+      });
+    const key = await h.keyFor('free');
+    const plan = await refusal(
+      h.api.pipeline.call(refusing(new copy.PlanRequiredError(2, 'the test data')), {}, credential(key)),
+    );
+    expect(plan).toMatchObject({ status: 402, reason: 'plan' });
+    expect(plan.message).toContain('does not cover the test data');
+    const invalid = await refusal(
+      h.api.pipeline.call(refusing(new copy.InvalidParametersError('Bad pair.')), {}, credential(key)),
+    );
+    expect(invalid).toMatchObject({ status: 400, message: 'Bad pair.' });
+    const notFound = await refusal(
+      h.api.pipeline.call(
+        refusing(new endpointCopy.DataApiError(404, 'No such thing.')),
+        {},
+        credential(key),
+      ),
+    );
+    expect(notFound).toMatchObject({ status: 404, message: 'No such thing.' });
   });
 
   it('serves the usage report as a free endpoint that knows its caller', async () => {

@@ -88,6 +88,28 @@ describe('symbol page loaders', () => {
     if (ratios.panel.view.kind === 'ratios') expect(ratios.panel.view.premium.tier).toBe(QUARTERLY_TIER);
   });
 
+  it('tells the chart which plan each range needs: intraday and long ranges, and symbols outside the sample', async () => {
+    const sample = await load('chart', 'AAPL');
+    if (sample.panel.panel !== 'chart') throw new Error(`unexpected panel ${sample.panel.panel}`);
+    expect(sample.panel.view.tiers).toEqual({
+      '1D': 2,
+      '5D': 2,
+      '1M': 0,
+      '6M': 0,
+      YTD: 0,
+      '1Y': 0,
+      '5Y': 1,
+      Max: 1,
+    });
+    const outside = directory
+      .all()
+      .find((s) => s.assetType === 'stock' && s.exchange === 'NASDAQ' && !s.sample);
+    if (outside === undefined) throw new Error('the test seed lacks a stock outside the sample');
+    const other = await load('chart', outside.symbol);
+    if (other.panel.panel !== 'chart') throw new Error(`unexpected panel ${other.panel.panel}`);
+    expect(other.panel.view.tiers).toMatchObject({ '1D': 2, '1M': 1, '1Y': 1, Max: 1 });
+  });
+
   it('pages the price history 25 rows at a time', async () => {
     const { panel } = await load('historical-data', 'AAPL', 'page=2');
     if (panel.panel !== 'history') throw new Error(`unexpected panel ${panel.panel}`);

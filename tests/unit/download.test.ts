@@ -130,7 +130,7 @@ describe('downloadFromUrl', () => {
     const result = await downloadFromUrl('/api/file?format=csv', { format: 'csv', filename: 'prices.csv' });
     await settle();
     expect(apiMock).toHaveBeenCalledWith('/api/file?format=csv', expect.objectContaining({ method: 'GET' }));
-    expect(result).toEqual({ filename: 'prices.csv', usedFallback: false, error: '' });
+    expect(result).toEqual({ filename: 'prices.csv', usedFallback: false, error: '', status: 0 });
     expect(saved).toEqual([
       { text: 'date,close\r\n2026-01-02,3\r\n', type: 'text/csv;charset=utf-8', filename: 'prices.csv' },
     ]);
@@ -144,7 +144,12 @@ describe('downloadFromUrl', () => {
       fallback: [{ date: '2026-01-02', close: 3 }],
     });
     await settle();
-    expect(result).toEqual({ filename: 'prices.json', usedFallback: true, error: 'Server trouble.' });
+    expect(result).toEqual({
+      filename: 'prices.json',
+      usedFallback: true,
+      error: 'Server trouble.',
+      status: 500,
+    });
     expect(JSON.parse(saved[0]?.text ?? '')).toEqual([{ date: '2026-01-02', close: 3 }]);
   });
 
@@ -160,7 +165,12 @@ describe('downloadFromUrl', () => {
     apiMock.mockResolvedValue({ not: 'csv' });
     const result = await downloadFromUrl('/api/file', { format: 'csv', filename: 'x.csv', columns: ['a'] });
     await settle();
-    expect(result).toEqual({ filename: 'x.csv', usedFallback: true, error: UNEXPECTED_ANSWER_MESSAGE });
+    expect(result).toEqual({
+      filename: 'x.csv',
+      usedFallback: true,
+      error: UNEXPECTED_ANSWER_MESSAGE,
+      status: 0,
+    });
     expect(saved[0]?.text).toBe('a\r\n');
   });
 });

@@ -1,5 +1,7 @@
 import { map } from 'nanostores';
 import { downloadFromUrl } from '../download.ts';
+import { PLAN_REQUIRED_STATUS } from '../http.ts';
+import { openPremiumPopup } from './auth.ts';
 import {
   historyDownloadUrl,
   historyFilename,
@@ -51,7 +53,8 @@ export interface HistoryDownloadRequest {
 
 /**
  * Downloads every row of the range as a file. A second click while one runs is ignored. When the
- * server cannot answer, the page's own rows are saved and the status line says so.
+ * server cannot answer, the page's own rows are saved and the status line says so; when the plan
+ * does not cover the range, the premium dialog is offered too.
  */
 export async function downloadHistory(request: HistoryDownloadRequest): Promise<void> {
   if ($historyDownload.get().status === 'busy') return;
@@ -64,6 +67,7 @@ export async function downloadHistory(request: HistoryDownloadRequest): Promise<
     fallback: request.fallback,
     columns: request.columns,
   });
+  if (result.status === PLAN_REQUIRED_STATUS) openPremiumPopup();
   const rows = request.fallback.length;
   $historyDownload.set(
     result.usedFallback

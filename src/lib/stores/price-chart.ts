@@ -1,9 +1,10 @@
 import { map } from 'nanostores';
-import { ApiError, NETWORK_ERROR_MESSAGE, api } from '../http.ts';
+import { ApiError, NETWORK_ERROR_MESSAGE, PLAN_REQUIRED_STATUS, api } from '../http.ts';
 import { isoDayStart } from '../iso-date.ts';
-import { LONG_HISTORY_TIER } from '../symbol-routes.ts';
+import { openPremiumPopup } from './auth.ts';
 import { requireTier } from './plan-access.ts';
 import {
+  CHART_RANGES,
   RANGE_NAMES,
   type ChartAnswer,
   type ChartBar,
@@ -11,17 +12,25 @@ import {
   type ChartRange,
 } from '../price-chart.ts';
 
-/** Ranges reaching back further than the free plan's year of history. */
-const LONG_RANGES: ReadonlySet<ChartRange> = new Set<ChartRange>(['5Y', 'Max']);
-
 /** Where the island asks for ranges the page was not rendered with. */
 export const CHART_ENDPOINT = '/api/market/chart';
 
 export type ChartType = 'candles' | 'line';
 
+/** The data tier each range of a symbol's chart needs, as the page was rendered with it. */
+export type ChartRangeTiers = Readonly<Record<ChartRange, number>>;
+
+/** Every range open to every plan: the state before a page hands over its own tiers. */
+const OPEN_TIERS: ChartRangeTiers = Object.fromEntries(CHART_RANGES.map((range) => [range, 0])) as Record<
+  ChartRange,
+  number
+>;
+
 export interface PriceChartState {
   /** The symbol the state belongs to; a page of another symbol starts afresh. */
   symbol: string;
+  /** The data tier each range needs: a range above the visitor's plan offers the premium dialog. */
+  tiers: ChartRangeTiers;
   /** The range on screen, with its bars (kept while another range loads or fails). */
   shown: ChartAnswer;
   chartType: ChartType;
@@ -34,9 +43,10 @@ export interface PriceChartState {
 }
 
 /** The state an island starts with: the range the server rendered, nothing loading, nothing failed. */
-export function initialPriceChart(answer: ChartAnswer): PriceChartState {
+export function initialPriceChart(answer: ChartAnswer, tiers: ChartRangeTiers = OPEN_TIERS): PriceChartState {
   return {
     symbol: answer.symbol,
+    tiers,
     shown: answer,
     chartType: 'candles',
     loading: null,
@@ -61,18 +71,21 @@ function key(symbol: string, range: ChartRange): string {
  * Takes over the server-rendered range of a symbol. The same symbol keeps its state (the island is
  * mounted again after a client-side navigation back to it); another symbol starts afresh.
  */
-export function startPriceChart(answer: ChartAnswer): void {
+export function startPriceChart(answer: ChartAnswer, tiers: ChartRangeTiers = OPEN_TIERS): void {
   answers.set(key(answer.symbol, answer.range), answer);
   if ($priceChart.get().symbol === answer.symbol) return;
   controller?.abort();
-  $priceChart.set(initialPriceChart(answer));
+  $priceChart.set(initialPriceChart(answer, tiers));
 }
 
-/** Shows another range: at once when it was fetched before, otherwise after a request. */
+/**
+ * Shows another range: at once when it was fetched before, otherwise after a request. A range above
+ * the visitor's plan (intraday bars, longer history, a symbol outside the free sample) offers the
+ * premium dialog instead, as does the server's refusal when the plan turns out not to cover it.
+ */
 export async function selectRange(range: ChartRange): Promise<void> {
-  // History beyond the free plan's year is a paid plan's: offer it instead of loading it.
-  if (LONG_RANGES.has(range) && !requireTier(LONG_HISTORY_TIER)) return;
   const state = $priceChart.get();
+  if (!requireTier(state.tiers[range])) return;
   const cached = answers.get(key(state.symbol, range));
   if (cached !== undefined) {
     controller?.abort();
@@ -95,6 +108,7 @@ export async function selectRange(range: ChartRange): Promise<void> {
   } catch (error) {
     if (controller !== request) return;
     const reason = error instanceof ApiError ? error.message : NETWORK_ERROR_MESSAGE;
+    if (error instanceof ApiError && error.status === PLAN_REQUIRED_STATUS) openPremiumPopup();
     $priceChart.set({
       ...$priceChart.get(),
       loading: null,

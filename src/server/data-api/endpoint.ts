@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import type { SymbolDirectory } from '../services/market-data/directory.ts';
-import type { DataTier, PlanAccess } from '../services/market-data/plan-access.ts';
+import { brandedClass, type DataTier, type PlanAccess } from '../services/market-data/plan-access.ts';
 import type { DataCaller } from './access.ts';
 
 /** Everything a handler may use: no Hono context, so services stay callable from pages and tests. */
@@ -16,11 +16,17 @@ export interface EndpointContext<P> {
   caller: DataCaller | undefined;
 }
 
+const DATA_API_ERROR = brandedClass('DataApiError');
+
 /**
  * A refusal a handler raises for a specific reason (a parameter that cannot be served, a caller the
  * endpoint cannot answer); the pipeline refuses the call with this status and message.
  */
 export class DataApiError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return DATA_API_ERROR.hasInstance(value);
+  }
+  readonly [DATA_API_ERROR.brand] = true;
   readonly status: 400 | 401 | 402 | 403 | 404;
   constructor(status: 400 | 401 | 402 | 403 | 404, message: string) {
     super(message);

@@ -72,6 +72,32 @@ export async function revealApiKey(
   return { id: row.id, key, last4: row.last4, createdAt: row.createdAt };
 }
 
+/**
+ * The account's key in plain text when the data API would accept it (current, owner verified and
+ * not blocked), else null: the site's own data calls are made with it on the signed-in user's behalf.
+ */
+export async function acceptedApiKey(
+  db: Db,
+  userId: string,
+  options: SecretOption = {},
+): Promise<string | null> {
+  const [row] = await db
+    .select({ keyCiphertext: apiKeys.keyCiphertext })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(
+      and(
+        eq(apiKeys.userId, userId),
+        isNull(apiKeys.revokedAt),
+        eq(users.emailVerified, true),
+        eq(users.blocked, false),
+      ),
+    )
+    .orderBy(desc(apiKeys.createdAt))
+    .limit(1);
+  return row === undefined ? null : decrypt(options.secret ?? serverSecret(), row.keyCiphertext);
+}
+
 /** Revokes the account's usable key without issuing another; true when there was one. */
 export async function revokeApiKey(db: Db, userId: string): Promise<boolean> {
   const revoked = await db

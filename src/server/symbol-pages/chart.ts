@@ -9,15 +9,20 @@ import {
   type IntradayBar,
 } from '../services/market-data/prices.ts';
 import { isoDay, shiftIsoDays, shiftIsoMonths, shiftIsoYears } from '../../lib/iso-date.ts';
+import { symbolTier } from '../services/market-data/directory.ts';
+import { INTRADAY_TIER } from '../services/market-data/plan-access.ts';
 import {
+  CHART_RANGES,
   DEFAULT_CHART_RANGE,
+  INTRADAY_RANGES,
+  LONG_RANGES,
   MAX_DAILY_POINTS,
   weeklyBars,
   type ChartAnswer,
   type ChartBar,
   type ChartRange,
 } from '../../lib/price-chart.ts';
-import type { SymbolKind } from '../../lib/symbol-routes.ts';
+import { LONG_HISTORY_TIER, type SymbolKind } from '../../lib/symbol-routes.ts';
 import type { SymbolPageContext } from './resolver.ts';
 
 /** The first day "Max" asks for: before any listing the data holds. */
@@ -80,16 +85,49 @@ export async function hasIntradayBars(db: Db, symbol: string): Promise<boolean> 
   return rows.length > 0;
 }
 
+/** Years of daily history each daily range reads; "Max" reads whatever the plan reads, so it asks for none. */
+export const RANGE_YEARS: Readonly<Record<Exclude<ChartRange, '1D' | '5D'>, number>> = {
+  '1M': 1,
+  '6M': 1,
+  YTD: 1,
+  '1Y': 1,
+  '5Y': 5,
+  Max: 0,
+};
+
+/**
+ * The data tier each range of a symbol's chart needs: the symbol's own, raised to intraday bars' for
+ * 1D and 5D and to the longer history's for 5Y and Max. The island offers the premium dialog instead
+ * of asking for a range above the visitor's plan; the chart endpoint enforces the plan itself.
+ */
+export function chartRangeTiers(
+  security: Pick<Security, 'sample' | 'assetType' | 'exchange'>,
+): Record<ChartRange, number> {
+  const base = symbolTier(security);
+  const tiers = {} as Record<ChartRange, number>;
+  for (const range of CHART_RANGES) {
+    const raised = INTRADAY_RANGES.has(range)
+      ? INTRADAY_TIER
+      : LONG_RANGES.has(range)
+        ? LONG_HISTORY_TIER
+        : 0;
+    tiers[range] = Math.max(base, raised);
+  }
+  return tiers;
+}
+
 /**
  * One range of the price chart: 5-minute bars of the latest session for 1D, 30-minute bars of the
  * latest five sessions for 5D, split-adjusted daily bars up to the latest close for the others, thinned
- * to weekly bars when a long range has more points than a chart can show.
+ * to weekly bars when a long range has more points than a chart can show. With `historyYears` (a
+ * plan's reach; null for all of it) no daily bar older than that many years before the latest is read.
  */
 export async function loadPriceChart(
   db: Db,
   security: Pick<Security, 'symbol' | 'assetType'>,
   range: ChartRange,
   now: Date,
+  historyYears?: number | null,
 ): Promise<ChartAnswer> {
   const symbol = security.symbol;
   if (range === '1D') {
@@ -102,7 +140,12 @@ export async function loadPriceChart(
   }
   const latest = (await recentBars(db, [symbol], isoDay(now), 1)).get(symbol)?.[0]?.date;
   if (latest === undefined) return { symbol, range, interval: '1day', bars: [] };
-  const rows = await historicalFull(db, security, dailyWindow(range, latest));
+  const window = dailyWindow(range, latest);
+  if (historyYears !== undefined && historyYears !== null) {
+    const reach = shiftIsoDays(shiftIsoYears(latest, -historyYears), 1);
+    if (window.from < reach) window.from = reach;
+  }
+  const rows = await historicalFull(db, security, window);
   const daily: ChartBar[] = rows
     .map((row) => ({
       time: row.date,
@@ -126,6 +169,8 @@ export interface ChartView {
   /** The default range, embedded in the HTML so the chart draws without a request. */
   initial: ChartAnswer;
   intraday: boolean;
+  /** The data tier each range needs (see chartRangeTiers). */
+  tiers: Record<ChartRange, number>;
   /** When the page was made (ISO), so the island counts ranges from the same moment. */
   now: string;
 }
@@ -137,5 +182,12 @@ export async function loadChart(context: SymbolPageContext): Promise<ChartView> 
     loadPriceChart(db, security, DEFAULT_CHART_RANGE, now),
     hasIntradayBars(db, security.symbol),
   ]);
-  return { symbol: security.symbol, kind, initial, intraday, now: now.toISOString() };
+  return {
+    symbol: security.symbol,
+    kind,
+    initial,
+    intraday,
+    tiers: chartRangeTiers(security),
+    now: now.toISOString(),
+  };
 }

@@ -10,7 +10,12 @@ import {
   type IntradayInterval,
 } from '../../services/market-data/prices.ts';
 import { dateParam, defineEndpoint, symbolParam, type EndpointDefinition } from '../endpoint.ts';
-import { DATA_TIERS, InvalidParametersError, type DataTier } from '../../services/market-data/plan-access.ts';
+import {
+  DATA_TIERS,
+  INTRADAY_TIER,
+  InvalidParametersError,
+  type DataTier,
+} from '../../services/market-data/plan-access.ts';
 import type { Db } from '../../db/client.ts';
 import type { Security } from '../../db/schema.ts';
 
@@ -65,7 +70,7 @@ function intradayEndpoint(interval: IntradayInterval): EndpointDefinition {
     group: 'Charts',
     summary: `Intraday chart, ${interval} bars`,
     description: `Intraday ${width} bars${minutes === 1 ? '' : ' aggregated from one-minute bars, starting at the session open (09:30 for US stocks, midnight for round-the-clock markets)'}. Times are exchange-local; the first bar of a period carries its open, the last its close. ${ORDER}`,
-    tier: DATA_TIERS.professional,
+    tier: INTRADAY_TIER,
     params: intradayParams,
     symbolParam: 'symbol',
     row: z.object({

@@ -22,6 +22,9 @@ export const DATA_TIERS = {
 } as const;
 export type DataTier = (typeof DATA_TIERS)[keyof typeof DATA_TIERS];
 
+/** Intraday bars, wherever they are served (the data API's intraday charts, the site's 1D and 5D charts). */
+export const INTRADAY_TIER: DataTier = DATA_TIERS.professional;
+
 /** What the caller's plan allows, resolved once per request from the key (or the public token). */
 export interface PlanAccess {
   /** Plan code, or 'public' for the signed-out visitor's token. */
@@ -32,8 +35,32 @@ export interface PlanAccess {
   historyYears: number | null;
 }
 
+/**
+ * Makes `instanceof` recognise a refusal class across copies of this module. The production process
+ * holds the server's modules twice (the site's bundle and the servers' own sources), so a refusal a
+ * site endpoint throws in one copy reaches the pipeline of the other; a brand under a global symbol
+ * is the same in both.
+ */
+export function brandedClass(name: string): {
+  brand: symbol;
+  hasInstance: (value: unknown) => boolean;
+} {
+  const brand = Symbol.for(`market-data.${name}`);
+  return {
+    brand,
+    hasInstance: (value) => typeof value === 'object' && value !== null && brand in value,
+  };
+}
+
+const PLAN_REQUIRED = brandedClass('PlanRequiredError');
+const INVALID_PARAMETERS = brandedClass('InvalidParametersError');
+
 /** Thrown when the plan is below `tier`; the data API turns it into a 402 naming the cheapest plan that covers it. */
 export class PlanRequiredError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return PLAN_REQUIRED.hasInstance(value);
+  }
+  readonly [PLAN_REQUIRED.brand] = true;
   readonly tier: number;
   /** What is not covered, for the message: 'quarterly statements', 'the symbol BTCUSD', … */
   readonly subject: string;
@@ -50,6 +77,10 @@ export class PlanRequiredError extends Error {
  * starts); the message names them and the data API answers it as a 400.
  */
 export class InvalidParametersError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return INVALID_PARAMETERS.hasInstance(value);
+  }
+  readonly [INVALID_PARAMETERS.brand] = true;
   constructor(message: string) {
     super(message);
     this.name = 'InvalidParametersError';

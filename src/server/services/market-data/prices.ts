@@ -70,6 +70,27 @@ export interface DateRange {
   to: string;
 }
 
+/** The tier that opens `years` of daily history for a plan that lacks it: Starter up to ten years, beyond that Professional. */
+function historyTier(plan: Pick<PlanAccess, 'dataTier'>, years: number): number {
+  const tier = Math.max(
+    plan.dataTier + 1,
+    years <= STARTER_HISTORY_YEARS ? DATA_TIERS.fundamentals : DATA_TIERS.professional,
+  );
+  return Math.min(tier, DATA_TIERS.commercial);
+}
+
+/**
+ * Refuses a span of `years` of daily history that the plan does not read (a chart range of five
+ * years on a plan of one), with the plan that does; the same tiers as a date before the plan's history.
+ */
+export function requireHistoryYears(
+  years: number,
+  plan: Pick<PlanAccess, 'historyYears' | 'dataTier'>,
+): void {
+  if (plan.historyYears === null || years <= plan.historyYears) return;
+  throw new PlanRequiredError(historyTier(plan, years), `${String(years)} years of daily history`);
+}
+
 /**
  * The daily-history window of a request: the caller's from/to, or the last five years clipped to what
  * the plan reads. A start before the plan's history is refused (402) rather than silently cut, so a
@@ -84,15 +105,8 @@ export function resolveDailyRange(
   const to = params.to ?? today;
   const earliest = plan.historyYears === null ? undefined : shiftIsoYears(today, -plan.historyYears);
   const refuse = (start: string): never => {
-    const needsStarterOnly = start >= shiftIsoYears(today, -STARTER_HISTORY_YEARS);
-    const tier = Math.max(
-      plan.dataTier + 1,
-      needsStarterOnly ? DATA_TIERS.fundamentals : DATA_TIERS.professional,
-    );
-    throw new PlanRequiredError(
-      Math.min(tier, DATA_TIERS.commercial),
-      `daily history before ${earliest ?? start}`,
-    );
+    const years = start >= shiftIsoYears(today, -STARTER_HISTORY_YEARS) ? 1 : STARTER_HISTORY_YEARS + 1;
+    throw new PlanRequiredError(historyTier(plan, years), `daily history before ${earliest ?? start}`);
   };
   let from: string;
   if (params.from !== undefined) {
