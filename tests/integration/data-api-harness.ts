@@ -27,7 +27,7 @@ export interface DataApiHarness {
   /** A GET through the app; `query` is added to the URL, `headers` sent as given. */
   request(path: string, query?: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
   /** A verified account on `planCode` with a fresh API key. */
-  keyFor(planCode: string, options?: { verified?: boolean }): Promise<string>;
+  keyFor(planCode: string, options?: { verified?: boolean; firebaseUid?: string }): Promise<string>;
   /** The account id behind a key made by keyFor. */
   userOf(key: string): string;
   close(): Promise<void>;
@@ -81,7 +81,7 @@ export async function openDataApiHarness(options: HarnessOptions = {}): Promise<
       const [user] = await db
         .insert(users)
         .values({
-          firebaseUid: `harness-${id}`,
+          firebaseUid: keyOptions.firebaseUid ?? `harness-${id}`,
           email: `${id}@example.com`,
           username: `user-${id}`,
           planCode,

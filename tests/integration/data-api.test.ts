@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import {
   BLOCKED_KEY_MESSAGE,
@@ -24,6 +24,8 @@ import {
   type DataApiHarness,
 } from './data-api-harness.ts';
 import { accountsAppOn } from './accounts-app.ts';
+import { setIdentityDisabled } from '../../src/server/auth/identity.ts';
+import { findUserById } from '../../src/server/services/users.ts';
 
 let h: DataApiHarness;
 let commercialKey: string;
@@ -210,6 +212,33 @@ describe('keys', () => {
     const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: key });
     expect(res.status).toBe(403);
     expect(await errorOf(res)).toBe(BLOCKED_KEY_MESSAGE);
+  });
+
+  it('stops a key within 60 seconds of its identity being disabled at the provider, and blocks the account', async () => {
+    process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
+    const signUp = await fetch(
+      `http://${inject('authEmulatorHost')}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: `disabled-${randomUUID()}@example.test`,
+          password: 'correct-horse-42',
+        }),
+      },
+    );
+    const { localId } = (await signUp.json()) as { localId: string };
+    const key = await h.keyFor('free', { firebaseUid: localId });
+    expect((await h.request('/stable/quote', { symbol: 'AAPL', apikey: key })).status).toBe(200);
+    // An operator disables the identity in the provider's own console, not through this site.
+    expect(await setIdentityDisabled(localId, true)).toEqual({ ok: true });
+    h.clock.advance(60_000);
+    await h.request('/stable/quote', { symbol: 'AAPL', apikey: key });
+    await h.api.keys.settled();
+    const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: key });
+    expect(res.status).toBe(403);
+    expect(await errorOf(res)).toBe(BLOCKED_KEY_MESSAGE);
+    expect((await findUserById(h.db, h.userOf(key)))?.blocked).toBe(true);
   });
 
   it('stops a replaced key within 60 seconds, with 401 pointing at the current key', async () => {

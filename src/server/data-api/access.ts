@@ -3,6 +3,9 @@ import { asc, eq } from 'drizzle-orm';
 import { serverSecret } from '../auth/crypto.ts';
 import type { Db } from '../db/client.ts';
 import { pricePlans, type PricePlan } from '../db/schema.ts';
+import type { User } from '../db/schema.ts';
+import { redactSecrets } from '../auth/tokens.ts';
+import { blockIfDisabledAtProvider } from '../services/accounts.ts';
 import { findActiveKey, type ApiKeyRefusal } from '../services/api-keys.ts';
 import { accessTokenKey, isPublicToken, verifyAccessToken, type AccessTokenKey } from '../auth/tokens.ts';
 import type { PlanAccess } from '../services/market-data/plan-access.ts';
@@ -12,6 +15,11 @@ export const KEY_CACHE_TTL_MS = 30_000;
 /** How long the plan catalogue is trusted; with the key cache, a plan change applies within 60 s. */
 export const PLAN_CACHE_TTL_MS = 30_000;
 const MAX_CACHED_KEYS = 50_000;
+/**
+ * How often an account's identity is asked about at the provider while its key is in use: with the
+ * key cache, a key whose identity was disabled there stops within 60 s, as a blocked account's does.
+ */
+export const PROVIDER_CHECK_INTERVAL_MS = 60_000;
 
 /** Limits of one caller: null means no cap of that kind. */
 export interface CallLimits {
@@ -67,6 +75,11 @@ export interface KeyCheckerOptions {
   now?: () => number;
   /** Server secret (tests pass their own). */
   secret?: string;
+  /**
+   * Blocks an account whose identity the provider has disabled, answering the account as it now is
+   * (default: the accounts service's check against the identity provider).
+   */
+  checkIdentity?: (db: Db, user: User) => Promise<User>;
 }
 
 /** A JWT's shape: three base64url parts; our API keys are a single base64url string. */
@@ -95,11 +108,16 @@ export class KeyChecker {
   private readonly now: () => number;
   private readonly secretOverride: string | undefined;
   private tokenKey: { secret: string; key: AccessTokenKey } | undefined;
+  private readonly checkIdentity: (db: Db, user: User) => Promise<User>;
+  /** When each account was last asked about at the provider. */
+  private readonly identityChecked = new Map<string, number>();
+  private readonly identityChecks = new Set<Promise<void>>();
 
   constructor(options: KeyCheckerOptions) {
     this.database = options.database;
     this.now = options.now ?? Date.now;
     this.secretOverride = options.secret;
+    this.checkIdentity = options.checkIdentity ?? blockIfDisabledAtProvider;
   }
 
   private secret(): string {
@@ -129,7 +147,10 @@ export class KeyChecker {
     const now = this.now();
     let cached = this.freshVerdict(cacheKey, now);
     if (cached === undefined) {
-      cached = { expiresAt: now + KEY_CACHE_TTL_MS, verdict: await this.lookUp(value, this.secret()) };
+      cached = {
+        expiresAt: now + KEY_CACHE_TTL_MS,
+        verdict: await this.lookUp(value, cacheKey, this.secret()),
+      };
       if (this.verdicts.size >= MAX_CACHED_KEYS) this.evictExpired(now);
       this.verdicts.set(cacheKey, cached);
     }
@@ -168,10 +189,45 @@ export class KeyChecker {
     return plans !== undefined && now - plans.loadedAt < PLAN_CACHE_TTL_MS ? plans : undefined;
   }
 
-  private async lookUp(key: string, secret: string): Promise<CachedVerdict['verdict']> {
-    const result = await findActiveKey(await this.database(), key, { secret });
+  private async lookUp(key: string, cacheKey: string, secret: string): Promise<CachedVerdict['verdict']> {
+    const db = await this.database();
+    const result = await findActiveKey(db, key, { secret });
     if (!result.ok) return { ok: false, refusal: REFUSALS[result.reason] };
+    this.askProvider(db, result.user, cacheKey);
     return { ok: true, keyId: result.keyId, userId: result.user.id, planCode: result.user.planCode };
+  }
+
+  /**
+   * Asks the identity provider, at most once a minute per account and beside the answer (a slow or
+   * unreachable provider never delays a call), whether the key's account was disabled there; if so
+   * the account is blocked and the key's verdict forgotten, so its next call is refused.
+   */
+  private askProvider(db: Db, user: User, cacheKey: string): void {
+    const now = this.now();
+    const last = this.identityChecked.get(user.id);
+    if (last !== undefined && now - last < PROVIDER_CHECK_INTERVAL_MS) return;
+    if (this.identityChecked.size >= MAX_CACHED_KEYS) this.identityChecked.clear();
+    this.identityChecked.set(user.id, now);
+    const check: Promise<void> = this.checkIdentity(db, user)
+      .then((current) => {
+        if (current.blocked) this.verdicts.delete(cacheKey);
+      })
+      .catch((error: unknown) => {
+        console.warn(
+          redactSecrets(
+            `[data-api] identity check of an account failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
+      })
+      .finally(() => {
+        this.identityChecks.delete(check);
+      });
+    this.identityChecks.add(check);
+  }
+
+  /** Resolves once the identity checks under way have finished (before the database closes). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.identityChecks]);
   }
 
   private async checkToken(token: string): Promise<DataCaller | AccessRefusal> {
@@ -239,6 +295,7 @@ export class KeyChecker {
   /** Forgets cached verdicts and plans (tests, and after an administrator blocks someone in this process). */
   clear(): void {
     this.verdicts.clear();
+    this.identityChecked.clear();
     this.plans = undefined;
   }
 }

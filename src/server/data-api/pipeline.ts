@@ -103,7 +103,7 @@ export interface DataPipeline {
   keys: KeyChecker;
   meter: UsageMeter;
   directory: CachedDirectory;
-  /** Flushes the metering. */
+  /** Lets identity checks under way finish and flushes the metering. */
   close(): Promise<void>;
 }
 
@@ -428,6 +428,9 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     keys,
     meter,
     directory,
-    close: () => meter.close(),
+    close: async () => {
+      await keys.settled();
+      await meter.close();
+    },
   };
 }
