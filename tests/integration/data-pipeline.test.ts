@@ -105,13 +105,13 @@ describe('the data pipeline without HTTP', () => {
   it('answers refusals a handler raises with classes from another copy of the modules, as the site’s bundle does', async () => {
     // The production process loads the server's modules twice (the site's bundle and the servers'
     // sources); a site endpoint's refusal comes from the other copy than the pipeline's.
-    type Copy<T> = T;
-    const copy = (await import('../../src/server/services/market-data/plan-access.ts?copy')) as Copy<
-      typeof import('../../src/server/services/market-data/plan-access.ts')
-    >;
-    const endpointCopy = (await import('../../src/server/data-api/endpoint.ts?copy')) as Copy<
-      typeof import('../../src/server/data-api/endpoint.ts')
-    >;
+    const copyOf = (path: string): Promise<unknown> => import(/* @vite-ignore */ `${path}?copy`);
+    const copy = (await copyOf(
+      '../../src/server/services/market-data/plan-access.ts',
+    )) as typeof import('../../src/server/services/market-data/plan-access.ts');
+    const endpointCopy = (await copyOf(
+      '../../src/server/data-api/endpoint.ts',
+    )) as typeof import('../../src/server/data-api/endpoint.ts');
     const refusing = (error: Error): EndpointDefinition =>
       defineEndpoint({
         path: `test/refusing-${error.name}`,

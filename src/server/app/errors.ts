@@ -146,6 +146,32 @@ export function logRequestError(c: Context, error: unknown, level: 'error' | 'wa
   else console.error(line);
 }
 
+/** What a page rendered on demand can set about its answer (Astro's `Astro` global, in part). */
+export interface PageAnswer {
+  request: Request;
+  response: { status?: number; headers: Headers };
+}
+
+/**
+ * Runs a page's data reads. When the database is away the answer becomes a retryable 503 (with
+ * Retry-After, never cached) and this gives undefined, so the page renders the site's own
+ * "unavailable" body instead of an empty 500; the next request tries the database again, so pages
+ * come back without a restart. Any other failure is thrown on.
+ */
+export async function pageData<T>(page: PageAnswer, read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    // Warned, not errored: readiness reports the outage, and a refused page is no bug.
+    console.warn(`[site] GET ${new URL(page.request.url).pathname} failed: ${describeForLog(error)}`);
+    page.response.status = 503;
+    page.response.headers.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    page.response.headers.set('Cache-Control', 'no-store');
+    return undefined;
+  }
+}
+
 /**
  * The accounts API's `onError`: a JSON body in the one error shape for every failure, a retryable
  * 503 when the database is down, and never a stack trace in the answer.
