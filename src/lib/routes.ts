@@ -100,6 +100,8 @@ export const AUTH_LINKS = {
   linkUser: '/profile-link',
   pricing: '/developer/docs/pricing',
   forgotPassword: '/forgotpassword',
+  /** Where the links in the identity provider's emails (password reset, address verification) lead. */
+  action: '/auth/action',
   terms: '/terms-of-service',
   privacy: '/privacy-policy',
 } as const;

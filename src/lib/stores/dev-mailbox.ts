@@ -16,7 +16,10 @@ export interface MailboxMessage {
   email: string;
   /** The provider's kind of message: 'VERIFY_EMAIL', 'PASSWORD_RESET', 'EMAIL_SIGNIN', … */
   requestType: string;
-  /** The action link the email would contain; opening it applies the code. */
+  /**
+   * The action link the email would contain: for password resets and address verifications the
+   * site's own page (a path on this site, src/lib/action-link.ts), else the provider's link.
+   */
   link: string;
   /** When the message was sent, if the provider says (ISO 8601). */
   createdAt?: string;

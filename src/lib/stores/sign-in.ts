@@ -230,6 +230,24 @@ export async function submitSignIn(form: SignInFormKind): Promise<boolean> {
     return false;
   }
   startLoading(form, 'password');
+  const result = await passwordSignIn(login, password);
+  if (!result.ok) {
+    failSignIn(form, result.message);
+    return false;
+  }
+  completeSignIn(result.answer);
+  return true;
+}
+
+/** A password sign-in's usable answer, or what to tell the visitor (SPEC §5, §8). */
+export type PasswordSignInResult = { ok: true; answer: SignInAnswer } | { ok: false; message: string };
+
+/**
+ * The app server's password sign-in (SPEC §7 auth/signin) and the checks of its answer, without
+ * touching any form: the sign-in form and the page that sets a new password both sign in through
+ * here and then call {@link completeSignIn}.
+ */
+export async function passwordSignIn(login: string, password: string): Promise<PasswordSignInResult> {
   let answer: SignInAnswer;
   try {
     answer = await appServer<SignInAnswer>('auth/signin', {
@@ -237,16 +255,10 @@ export async function submitSignIn(form: SignInFormKind): Promise<boolean> {
       refreshOn403: false,
     });
   } catch (error) {
-    failSignIn(form, signInErrorMessage(error));
-    return false;
+    return { ok: false, message: signInErrorMessage(error) };
   }
   const refusal = signInResultMessage(answer);
-  if (refusal !== undefined) {
-    failSignIn(form, refusal);
-    return false;
-  }
-  completeSignIn(answer);
-  return true;
+  return refusal === undefined ? { ok: true, answer } : { ok: false, message: refusal };
 }
 
 /**

@@ -7,6 +7,7 @@ import { bodyLimit, requireJson } from '../middleware/body.ts';
 import { caller } from '../middleware/caller.ts';
 import { originCheck, siteCors } from '../middleware/cors.ts';
 import { securityHeaders } from '../middleware/security-headers.ts';
+import { accountActionRoutes } from '../routes/account-actions.ts';
 import { adminRoutes } from '../routes/admin.ts';
 import { appServerRoutes } from '../routes/app-server.ts';
 import { clientConfigRoutes } from '../routes/client-config.ts';
@@ -30,6 +31,7 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', portalAuthRoutes)
   .route('/portal', enterpriseRoutes)
   .route('/portal', emailVerificationRoutes)
+  .route('/portal', accountActionRoutes)
   .route('/portal', apiUsageRoutes)
   .route('/app', appServerRoutes)
   .route('/market', marketChartRoutes)

@@ -384,3 +384,94 @@ export async function sendVerificationEmail(
   if (sent.status !== 200) return { ok: false, code: verificationFailure(sent.status, sent.body) };
   return { ok: true };
 }
+
+/** Why an emailed action code (a password reset or an address verification) could not be used. */
+export type ActionCodeFailureCode =
+  'invalid-code' | 'expired-code' | 'weak-password' | 'user-disabled' | 'too-many-attempts' | 'unavailable';
+
+/** A successful use of an action code with its value, or the reason it failed. */
+export type ActionCodeResult<T extends object> =
+  ({ ok: true } & T) | { ok: false; code: ActionCodeFailureCode };
+
+/**
+ * The provider's refusal of an action code in our terms. A code that was already used, never
+ * existed or belongs to a deleted account is one 'invalid-code': the provider does not tell them apart.
+ */
+export function actionCodeFailure(status: number, body: Record<string, unknown>): ActionCodeFailureCode {
+  switch (toolkitErrorCode(body)) {
+    case 'INVALID_OOB_CODE':
+    case 'MISSING_OOB_CODE':
+    case 'EMAIL_NOT_FOUND':
+    case 'USER_NOT_FOUND':
+      return 'invalid-code';
+    case 'EXPIRED_OOB_CODE':
+      return 'expired-code';
+    case 'WEAK_PASSWORD':
+      return 'weak-password';
+    case 'USER_DISABLED':
+      return 'user-disabled';
+    case 'TOO_MANY_ATTEMPTS_TRY_LATER':
+      return 'too-many-attempts';
+    default:
+      return status === 429 ? 'too-many-attempts' : 'unavailable';
+  }
+}
+
+/** Calls an end-user Identity Toolkit method that takes an action code; the answer body on success. */
+async function useActionCode(
+  method: string,
+  payload: object,
+): Promise<ActionCodeResult<{ body: Record<string, unknown> }>> {
+  const answer = await callIdentityToolkit(method, payload);
+  if (answer === undefined) return { ok: false, code: 'unavailable' };
+  if (answer.status !== 200) return { ok: false, code: actionCodeFailure(answer.status, answer.body) };
+  return { ok: true, body: answer.body };
+}
+
+/**
+ * What an emailed action code is for and whose address it names, without using it up: the
+ * provider's `PASSWORD_RESET`, `VERIFY_EMAIL`, … and the account's address.
+ */
+export async function checkActionCode(
+  oobCode: string,
+): Promise<ActionCodeResult<{ requestType: string; email: string }>> {
+  const checked = await useActionCode('resetPassword', { oobCode });
+  if (!checked.ok) return checked;
+  const { requestType, email } = checked.body;
+  if (typeof requestType !== 'string' || typeof email !== 'string')
+    return { ok: false, code: 'invalid-code' };
+  return { ok: true, requestType, email };
+}
+
+/**
+ * Sets a new password with the code of a password-reset email; the code is used up. The provider
+ * also ends the account's own provider sessions; ending this site's sessions is the caller's part.
+ */
+export async function confirmPasswordReset(
+  oobCode: string,
+  newPassword: string,
+): Promise<ActionCodeResult<{ email: string }>> {
+  const reset = await useActionCode('resetPassword', { oobCode, newPassword });
+  if (!reset.ok) return reset;
+  const { email } = reset.body;
+  return typeof email === 'string' ? { ok: true, email } : { ok: false, code: 'unavailable' };
+}
+
+/**
+ * Confirms an address with the code of a verification email; the code is used up. Answers the
+ * account's provider id when the provider names it, and the address it confirmed.
+ */
+export async function applyEmailVerification(
+  oobCode: string,
+): Promise<ActionCodeResult<{ uid: string | undefined; email: string; emailVerified: boolean }>> {
+  const applied = await useActionCode('update', { oobCode });
+  if (!applied.ok) return applied;
+  const { localId, email, emailVerified } = applied.body;
+  if (typeof email !== 'string') return { ok: false, code: 'unavailable' };
+  return {
+    ok: true,
+    uid: typeof localId === 'string' && localId !== '' ? localId : undefined,
+    email,
+    emailVerified: emailVerified === true,
+  };
+}

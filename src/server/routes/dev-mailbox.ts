@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { siteActionLink } from '../../lib/action-link.ts';
 import type { MailboxAnswer, MailboxMessage } from '../../lib/stores/dev-mailbox.ts';
 import { readConfig } from '../app/config.ts';
 import type { AccountsEnv } from '../app/context.ts';
@@ -31,7 +32,9 @@ function toMessage(code: EmulatorOobCode): MailboxMessage | undefined {
   if (typeof email !== 'string' || typeof requestType !== 'string' || typeof oobLink !== 'string') {
     return undefined;
   }
-  const message: MailboxMessage = { email, requestType, link: oobLink };
+  // The emulator links to its own bare action endpoint; a real project's emails link to the site's
+  // page (the custom action URL), so the mailbox shows the links as those emails would carry them.
+  const message: MailboxMessage = { email, requestType, link: siteActionLink(oobLink) ?? oobLink };
   if (typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt))) message.createdAt = createdAt;
   return message;
 }
