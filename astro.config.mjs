@@ -4,15 +4,33 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import mdx from '@astrojs/mdx';
 import { buildIntegration } from './src/server/app/build-integration.ts';
+import { inlineScriptHashes, inlineStyleHashes } from './src/server/app/inline-hashes.ts';
 
 const port = Number(process.env.PORT ?? 4321);
 
 export default defineConfig({
   site: process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321',
   output: 'static',
-  adapter: node({ mode: 'standalone' }),
+  adapter: node({
+    mode: 'standalone',
+    // Prerendered pages' Content-Security-Policy goes to dist/_headers.json (and out of a <meta>,
+    // where frame-ancestors would be ignored); the site server sends it on every HTML answer.
+    staticHeaders: true,
+  }),
   integrations: [react(), mdx(), buildIntegration()],
   session: false,
+  // Astro hashes every inline script and style it emits into script-src and style-src, for all
+  // pages alike; the site server completes the policy (src/server/app/content-security-policy.ts).
+  security: {
+    csp: {
+      algorithm: 'SHA-256',
+      scriptDirective: { hashes: inlineScriptHashes() },
+      styleDirective: { hashes: inlineStyleHashes() },
+    },
+  },
+  // Shiki colours code with style attributes, which the pages' policy refuses (no content has code
+  // blocks today; one added later stays plain rather than breaking the policy).
+  markdown: { syntaxHighlight: false },
   server: { port, host: '127.0.0.1' },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   vite: {

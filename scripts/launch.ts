@@ -69,6 +69,7 @@ export async function launchProduction(options: { quietEmulator?: boolean } = {}
       dataApiPort: config.dataApiPort,
       siteHandler: entry.handler,
       clientDir: path.resolve('dist/client'),
+      headersFile: path.resolve('dist/_headers.json'),
     });
   } catch (error) {
     await emulator?.stop();

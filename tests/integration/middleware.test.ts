@@ -75,14 +75,15 @@ describe('security headers', () => {
     .get('/session', noStore(), (c) => c.json({ token: 'x' }));
   app.onError(handleApiError);
 
-  it('protects every answer against sniffing, framing and referrer leaks', async () => {
+  it('protects every answer against sniffing, framing, referrer leaks and other sites’ windows', async () => {
     for (const path of ['/page', '/missing', '/fails']) {
       vi.spyOn(console, 'error').mockImplementation(() => undefined);
       const res = await app.request(path);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-      expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
     }
   });
 

@@ -307,10 +307,23 @@ describe('GET /api/status/get-mce-key', () => {
 
 describe('protection', () => {
   it('puts the security headers on every answer', async () => {
-    const res = await get('/portal/account/get-price-plans');
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    expect(res.headers.get('referrer-policy')).toBeTruthy();
+    for (const res of [
+      await get('/portal/account/get-price-plans'),
+      await get('/no-such-call'),
+      await post('/app/auth/signin', { login: '' }),
+    ]) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+    }
+  });
+
+  it('adds HSTS for clients on https', async () => {
+    const res = await accountsApp.request('https://example.com/livez');
+    expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
   });
 
   it('refuses a cookie-bearing cross-site POST', async () => {

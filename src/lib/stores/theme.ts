@@ -41,7 +41,8 @@ function writeStorage(key: string, value: string): void {
 
 /**
  * The stored mode; a visitor who only has the older dark flag keeps that explicit choice. Must
- * agree with the inline script in the layout's head, which paints the theme before this runs.
+ * agree with the inline script in the layout's head (src/lib/theme-script.ts), which paints the
+ * theme before this runs.
  */
 function storedMode(): ThemeMode {
   const mode = readStorage(THEME_MODE_KEY);

@@ -65,6 +65,38 @@ export function readConfig(given?: Environment): ServerConfig {
 }
 
 /**
+ * Where the browser SDK finds the Auth emulator the server uses (`http://host:port`), or null when
+ * the server talks to a real Firebase project. /api/client-config tells the browser this address and
+ * the pages' Content-Security-Policy lets it connect there and nowhere else of the kind.
+ */
+export function authEmulatorUrl(config: ServerConfig): string | null {
+  return config.authEmulatorHost ? `http://${config.authEmulatorHost}` : null;
+}
+
+/**
+ * The Firebase auth domain the browser SDK is built with (PUBLIC_FIREBASE_AUTH_DOMAIN, the same
+ * default as src/lib/endpoints.ts): Google's sign-in window and its helper frame are served there.
+ */
+export function firebaseAuthDomain(env?: Environment): string {
+  return (
+    blankToUndefined(current(env).PUBLIC_FIREBASE_AUTH_DOMAIN)?.trim() ?? 'demo-marketdata.firebaseapp.com'
+  );
+}
+
+/**
+ * The origins of the accounts API calls the browser makes elsewhere than this site: PUBLIC_PORTAL_URL
+ * and PUBLIC_APP_SERVER_URL when they are absolute (they are paths on this site by default).
+ */
+export function browserApiOrigins(env?: Environment): string[] {
+  const values = current(env);
+  const origins = (['PUBLIC_PORTAL_URL', 'PUBLIC_APP_SERVER_URL'] as const).flatMap((name) => {
+    const url = blankToUndefined(values[name])?.trim();
+    return url !== undefined && /^https?:\/\//i.test(url) ? [normalizeOrigin(url, name)] : [];
+  });
+  return [...new Set(origins)];
+}
+
+/**
  * Whether forwarded headers (X-Forwarded-Proto, -Host, -For) are believed. Only a proxy in front of
  * the site can make them trustworthy, so they are ignored unless the operator sets TRUST_PROXY=1.
  */

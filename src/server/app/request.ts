@@ -47,10 +47,19 @@ function firstForwarded(value: string | undefined): string | undefined {
   return first === undefined || first === '' ? undefined : first;
 }
 
+/**
+ * Whether a request came over https, given the scheme it reached this server with (`https:` or
+ * `http:`) and its X-Forwarded-Proto header, which only a trusted TLS-terminating proxy may speak
+ * for. The one rule for the accounts API's Hono context and the site server's Node requests alike.
+ */
+export function arrivedOverHttps(protocol: string, forwardedProto: string | undefined): boolean {
+  if (protocol === 'https:') return true;
+  return trustsProxy() && firstForwarded(forwardedProto)?.toLowerCase() === 'https';
+}
+
 /** Whether the client reached us over https, directly or through a trusted TLS-terminating proxy. */
 export function isHttpsRequest(c: Context): boolean {
-  if (new URL(c.req.url).protocol === 'https:') return true;
-  return trustsProxy() && firstForwarded(c.req.header('x-forwarded-proto'))?.toLowerCase() === 'https';
+  return arrivedOverHttps(new URL(c.req.url).protocol, c.req.header('x-forwarded-proto'));
 }
 
 /**

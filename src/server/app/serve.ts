@@ -4,7 +4,9 @@ import { createAdaptorServer } from '@hono/node-server';
 import { closeDatabase, getDatabase, type Db } from '../db/client.ts';
 import { closeSharedDataApi, sharedDataApi } from '../data-api/app.ts';
 import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from '../services/market-data/seed/index.ts';
+import { secureAnswer } from './answer-headers.ts';
 import { seedSettings } from './config.ts';
+import { pagePolicyMaker, readBuiltPagePolicy } from './content-security-policy.ts';
 import { serveHashedAsset } from './static-assets.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -23,6 +25,8 @@ export interface ServeOptions {
   siteHandler: NodeHandler;
   /** The built site's client directory, whose hashed assets are served precompressed. */
   clientDir: string;
+  /** The built site's header file (dist/_headers.json): the prerendered pages' script and style hashes. */
+  headersFile: string;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -94,9 +98,11 @@ export async function ensureMarketData(db: Db, log: (line: string) => void = con
  * allows a single process per data directory, so on the embedded default both servers share it.
  */
 export async function startServers(options: ServeOptions): Promise<RunningServers> {
-  await ensureMarketData((await getDatabase()).db);
   const { host, clientDir, siteHandler } = options;
+  const pagePolicy = pagePolicyMaker(readBuiltPagePolicy(options.headersFile));
+  await ensureMarketData((await getDatabase()).db);
   const site = createServer((req, res) => {
+    secureAnswer(req, res, pagePolicy);
     serveHashedAsset(clientDir, req, res)
       .then((served) => {
         if (!served) siteHandler(req, res);

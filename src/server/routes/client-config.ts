@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AccountsEnv } from '../app/context.ts';
-import { readConfig } from '../app/config.ts';
+import { authEmulatorUrl, readConfig } from '../app/config.ts';
 
 /** What the browser must learn from the running server rather than from the build. */
 export interface ClientConfig {
@@ -14,8 +14,7 @@ export interface ClientConfig {
  * cannot be baked in at build time. Never cached: the answer follows the running server.
  */
 export const clientConfigRoutes = new Hono<AccountsEnv>().get('/client-config', (c) => {
-  const { authEmulatorHost } = readConfig();
-  const body: ClientConfig = { authEmulatorUrl: authEmulatorHost ? `http://${authEmulatorHost}` : null };
+  const body: ClientConfig = { authEmulatorUrl: authEmulatorUrl(readConfig()) };
   c.header('Cache-Control', 'no-store');
   return c.json(body);
 });
