@@ -8,6 +8,17 @@ import { inlineScriptHashes, inlineStyleHashes } from './src/server/app/inline-h
 
 const port = Number(process.env.PORT ?? 4321);
 
+/** `client:demand="name"`: islands that hydrate when the page asks for them (src/lib/shell/demand.ts). */
+const demandDirective = {
+  name: 'demand-directive',
+  hooks: {
+    /** @param {{ addClientDirective: (directive: { name: string; entrypoint: string }) => void }} options */
+    'astro:config:setup': ({ addClientDirective }) => {
+      addClientDirective({ name: 'demand', entrypoint: './src/lib/shell/demand-directive.ts' });
+    },
+  },
+};
+
 export default defineConfig({
   site: process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321',
   output: 'static',
@@ -17,7 +28,7 @@ export default defineConfig({
     // where frame-ancestors would be ignored); the site server sends it on every HTML answer.
     staticHeaders: true,
   }),
-  integrations: [react(), mdx(), buildIntegration()],
+  integrations: [react(), mdx(), buildIntegration(), demandDirective],
   session: false,
   // Astro hashes every inline script and style it emits into script-src and style-src, for all
   // pages alike; the site server completes the policy (src/server/app/content-security-policy.ts).

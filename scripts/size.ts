@@ -183,6 +183,9 @@ export function pageEntries(html: string, page: string): PageEntries {
   for (const [, attributeText = ''] of withoutComments.matchAll(ISLAND_TAG)) {
     const attributes = parseAttributes(attributeText);
     const componentUrl = attributes.get('component-url');
+    // An island hydrated on demand (`client:demand`) loads only when the page needs it, such as
+    // the overlays when a dialog opens: it is not part of what the page ships.
+    if (attributes.get('client') === 'demand') continue;
     add(componentUrl);
     add(attributes.get('renderer-url'));
     add(attributes.get('before-hydration-url'));

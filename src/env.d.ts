@@ -16,3 +16,10 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+declare namespace astroHTML.JSX {
+  interface IntrinsicAttributes {
+    /** Hydrates the island once the page raises this demand (src/lib/shell/demand.ts). */
+    'client:demand'?: string;
+  }
+}

@@ -46,12 +46,18 @@ export async function signInAs(page: Page, user: TestUser): Promise<void> {
 }
 
 /**
- * Opens a page and waits until every island on it is interactive (Astro drops an island's `ssr`
- * attribute once it has hydrated), so a click is never lost on markup that is not live yet.
+ * Opens a page and waits until its script has started (the header, the session) and every island
+ * that hydrates on its own is interactive (Astro drops an island's `ssr` attribute once it has
+ * hydrated), so a click is never lost on markup that is not live yet. Islands that hydrate on
+ * demand (the overlays) are not waited for: they come alive when the page needs them.
  */
 export async function openPage(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  await page.waitForFunction(
+    () =>
+      window.appStores !== undefined &&
+      document.querySelectorAll('astro-island[ssr]:not([client="demand"])').length === 0,
+  );
 }
 
 export interface Account {

@@ -52,8 +52,8 @@ test.describe('header menus', () => {
     const panel = page.locator('#header-menu-documentation');
     const expected = DOCUMENTATION_MENU.flatMap((g) => g.links).filter((l) => !l.legacy);
     for (const link of expected) await expect(panel.locator(`a[href="${link.href}"]`)).toHaveCount(1);
-    await expect(panel.locator('a[href="/developer/docs/legacy"]')).toHaveCount(0);
-    await expect(panel.locator('a[href="/playground/legacy"]')).toHaveCount(0);
+    await expect(panel.locator('a[href="/developer/docs/legacy"]')).toBeHidden();
+    await expect(panel.locator('a[href="/playground/legacy"]')).toBeHidden();
   });
 
   test('a user with the legacy flag also sees the two Legacy items', async ({ page }) => {
@@ -72,7 +72,7 @@ test.describe('header menus', () => {
     await signInAs(page, { username: 'nora', legacy: false });
     await openPage(page, '/');
     await mainNav(page).getByRole('button', { name: 'Documentation' }).click();
-    await expect(page.locator('#header-menu-documentation a[href="/playground/legacy"]')).toHaveCount(0);
+    await expect(page.locator('#header-menu-documentation a[href="/playground/legacy"]')).toBeHidden();
   });
 });
 

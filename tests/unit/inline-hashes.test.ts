@@ -9,7 +9,7 @@ import {
   inlineStyleHashes,
   sha256Source,
 } from '../../src/server/app/inline-hashes.ts';
-import { THEME_SCRIPT } from '../../src/lib/theme-script.ts';
+import { FIRST_PAINT_SCRIPT } from '../../src/lib/first-paint-script.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'inline-hashes-'));
 afterAll(() => {
@@ -20,7 +20,7 @@ describe('hashes of the inline code the policy allows', () => {
   it('are the base64 SHA-256 of the exact text, as browsers compute them', () => {
     expect(sha256Source('')).toBe('sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
     expect(inlineScriptHashes()).toEqual([
-      `sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}`,
+      `sha256-${createHash('sha256').update(FIRST_PAINT_SCRIPT).digest('base64')}`,
     ]);
   });
 

@@ -41,7 +41,7 @@ function writeStorage(key: string, value: string): void {
 
 /**
  * The stored mode; a visitor who only has the older dark flag keeps that explicit choice. Must
- * agree with the inline script in the layout's head (src/lib/theme-script.ts), which paints the
+ * agree with the inline script in the layout's head (src/lib/first-paint-script.ts), which paints the
  * theme before this runs.
  */
 function storedMode(): ThemeMode {

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { THEME_SCRIPT } from '../../lib/theme-script.ts';
+import { FIRST_PAINT_SCRIPT } from '../../lib/first-paint-script.ts';
 
 // Build time: the hashes of the inline code Astro does not see itself, for security.csp in
 // astro.config.mjs. Astro hashes the scripts and styles it bundles; these two are written by hand
-// (the theme script) or created at run time by a library (the chart's attribution style).
+// (the first-paint script) or created at run time by a library (the chart's attribution style).
 
 /** A Content-Security-Policy hash source, as Astro's configuration takes it. */
 export type CspHashSource = `sha256-${string}`;
@@ -44,9 +44,9 @@ export function chartAttributionStyle(file: string = chartLibraryFile()): string
   return match[1];
 }
 
-/** Hashes of the inline scripts Astro does not bundle: the theme script of every page's head. */
+/** Hashes of the inline scripts Astro does not bundle: the first-paint script of every page's head. */
 export function inlineScriptHashes(): CspHashSource[] {
-  return [sha256Source(THEME_SCRIPT)];
+  return [sha256Source(FIRST_PAINT_SCRIPT)];
 }
 
 /** Hashes of the inline styles created at run time: the chart's attribution logo. */

@@ -1,0 +1,31 @@
+import { startLayout } from '../stores/layout.ts';
+import { exposeStores } from '../stores/handle.ts';
+import { startSession } from '../stores/session.ts';
+import { startIdleWatch, startRouteLoadingTracking } from '../stores/ui.ts';
+import { captureUtms } from '../utms.ts';
+import { startAccount } from './account.ts';
+import { startMenus } from './menus.ts';
+import { startMobileNav } from './mobile-nav.ts';
+import { startOverlays } from './overlays.ts';
+import { startThemeSwitch } from './theme-switch.ts';
+
+/**
+ * Starts what every page runs, without a framework: the session (restored from storage and checked
+ * with the server on load and after every view transition), the layout, the theme, the header's
+ * menus, hamburger panel and account parts, the idle watch and route-loading tracking, the campaign
+ * parameters, and the overlays on demand. Islands render the same stores when they hydrate. The
+ * layout calls it once per visit (the client router keeps the module).
+ */
+export function startShell(): void {
+  startSession();
+  startLayout();
+  startThemeSwitch();
+  startMenus();
+  startMobileNav();
+  startAccount();
+  startOverlays();
+  startRouteLoadingTracking();
+  startIdleWatch();
+  exposeStores();
+  captureUtms();
+}
