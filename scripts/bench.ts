@@ -296,11 +296,7 @@ function reportSpeed(options: Options, speed: PageSpeedReport, busyBefore: numbe
       ),
     );
   }
-  if (busyBefore > BUSY_BEFORE_WARNING_PERCENT) {
-    console.error(
-      `!!! The machine was ${fixed(busyBefore, 0)} % busy before the page-speed runs: the scores above understate the site; rerun on an idle machine.`,
-    );
-  }
+  // How busy the machine was before the runs is said when it is measured (busyBeforeSection).
   for (const page of speed.pages) {
     const other = page.median?.otherCpuPercent ?? 0;
     if (other > OTHER_CPU_WARNING_PERCENT) {

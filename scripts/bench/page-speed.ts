@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext } from '@playwright/test';
 import lighthouse, { type Flags } from 'lighthouse';
 import { machineBusyMs, processTreeCpuMs } from './machine.ts';
 import {
@@ -96,8 +96,10 @@ async function launchChromium(chromePath: string): Promise<Chromium> {
     [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // On an interrupted run (the benchmark exits from its signal handler) the browser must not outlive it.
   const killOnExit = (): void => {
     child.kill('SIGKILL');
+    rmSync(profile, { recursive: true, force: true });
   };
   process.once('exit', killOnExit);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -207,10 +209,7 @@ async function createVerifiedAccount(options: PageSpeedOptions): Promise<Account
 }
 
 /** Runs `work` with a Playwright connection to the benchmark's Chromium, closed again before Lighthouse runs. */
-async function withBrowser<T>(
-  port: number,
-  work: (context: import('@playwright/test').BrowserContext) => Promise<T>,
-): Promise<T> {
+async function withBrowser<T>(port: number, work: (context: BrowserContext) => Promise<T>): Promise<T> {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
     const context = browser.contexts()[0];
