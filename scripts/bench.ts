@@ -7,7 +7,12 @@ import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
 import { loadFailure, loadTable, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
-import { DEFAULT_CHROME_PATH, measurePageSpeed, type PageSpeedReport } from './bench/page-speed.ts';
+import {
+  DEFAULT_CHROME_PATH,
+  measurePageSpeed,
+  stopPageSpeedBrowsers,
+  type PageSpeedReport,
+} from './bench/page-speed.ts';
 import { pageSpeedChecksTable, pageSpeedTable } from './bench/page-speed-report.ts';
 import { firebaseWebApiKey, readConfig } from '../src/server/app/config.ts';
 import { ensureBuild, launchProduction, type Launched } from './launch.ts';
@@ -334,7 +339,7 @@ async function main(): Promise<number> {
   };
   const onSignal = (signal: NodeJS.Signals): void => {
     console.error(`\n${signal}: stopping…`);
-    void stopSite().finally(() => process.exit(130));
+    void Promise.allSettled([stopPageSpeedBrowsers(), stopSite()]).finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);

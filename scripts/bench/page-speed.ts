@@ -76,6 +76,17 @@ export interface PageSpeedReport {
   pages: PageSpeedResult[];
 }
 
+/** How to stop each browser a page-speed run has open. */
+const running = new Set<() => Promise<void>>();
+
+/**
+ * Stops the browsers of a page-speed run still under way and removes their profiles: for a
+ * benchmark interrupted by Ctrl-C or SIGTERM, which exits without waiting for the run.
+ */
+export async function stopPageSpeedBrowsers(): Promise<void> {
+  await Promise.all([...running].map((stop) => stop()));
+}
+
 interface Chromium {
   port: number;
   pid: number;
@@ -96,23 +107,28 @@ async function launchChromium(chromePath: string): Promise<Chromium> {
     [...CHROMIUM_FLAGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  // On an interrupted run (the benchmark exits from its signal handler) the browser must not outlive it.
+  // Last resort if the process exits without stopping it: the browser must not outlive the benchmark.
   const killOnExit = (): void => {
     child.kill('SIGKILL');
-    rmSync(profile, { recursive: true, force: true });
   };
   process.once('exit', killOnExit);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    process.off('exit', killOnExit);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(profile, { recursive: true, force: true });
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopped ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      process.off('exit', killOnExit);
+      running.delete(stop);
+      rmSync(profile, { recursive: true, force: true });
+    })();
+    return stopped;
   };
+  running.add(stop);
   let output = '';
   try {
     const port = await new Promise<number>((resolve, reject) => {
