@@ -7,20 +7,32 @@ import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
 import { loadFailure, loadTable, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
+import {
+  DEFAULT_CHROME_PATH,
+  measurePageSpeed,
+  stopPageSpeedBrowsers,
+  type PageSpeedReport,
+} from './bench/page-speed.ts';
+import { pageSpeedChecksTable, pageSpeedTable } from './bench/page-speed-report.ts';
+import { firebaseWebApiKey, readConfig } from '../src/server/app/config.ts';
 import { ensureBuild, launchProduction, type Launched } from './launch.ts';
 
 /**
  * `npm run bench`: how many symbol pages the production site serves per second on this machine,
- * then the data API benchmark (`npm run bench:api`, skipped with --pages-only). The built site runs
+ * then how fast its pages load in a browser (Lighthouse, the page-speed section), then the data API
+ * benchmark (`npm run bench:api`). The built site runs
  * in this process as `npm start` runs it (identity emulator, site and data API, over a throwaway
  * database with the 'test' demo data), on ports of its own so a developer's running site is never
  * touched; each page is loaded from a separate process over keep-alive connections. A page is
  * rendered once and then answered from the page cache until its lifetime ends, so the figures are
  * those of popular pages; the 'miss ms' column is what one uncached render costs.
- * Targets are measurements, not tests: a MISS is printed, only failed requests fail the run.
+ * The page-speed section runs Lighthouse's mobile preset on every page of
+ * scripts/bench/page-speed-targets.ts, --runs times each, and reports the medians.
+ * Targets are measurements, not tests: a MISS is printed, only failed requests or runs fail the run.
  *
  * Flags: --duration and --warmup (seconds per target), --connections, --json, --profile (server
- * CPU profile per page), --pages-only; --listings, --search-rounds and --rate go to the API benchmark.
+ * CPU profile per page), --pages-only (symbol page throughput only), --speed-only (page speed only),
+ * --runs (Lighthouse runs per page); --listings, --search-rounds and --rate go to the API benchmark.
  */
 
 const PAGES = [
@@ -35,6 +47,10 @@ const PAGE_RPS_TARGET = 1_000;
 const MISS_ROUNDS = 10;
 /** Other processes' CPU (percent of one core) above which a page's figures are flagged as unreliable. */
 const OTHER_CPU_WARNING_PERCENT = 20;
+/** Share of the machine busy before a section above which its figures are flagged as understated. */
+const BUSY_BEFORE_WARNING_PERCENT = 15;
+/** Flags of this script that the API benchmark does not take. */
+const OWN_FLAGS = new Set(['pages-only', 'speed-only', 'runs']);
 
 interface Options {
   durationMs: number;
@@ -43,6 +59,9 @@ interface Options {
   json: boolean;
   profile: boolean;
   pagesOnly: boolean;
+  speedOnly: boolean;
+  /** Lighthouse runs per page in the page-speed section. */
+  runs: number;
   /** The flags handed to the data API benchmark, as given. */
   apiArgs: string[];
 }
@@ -79,6 +98,8 @@ function parseOptions(argv: string[]): Options {
       json: { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       'pages-only': { type: 'boolean', default: false },
+      'speed-only': { type: 'boolean', default: false },
+      runs: { type: 'string', default: '3' },
       listings: { type: 'string' },
       'search-rounds': { type: 'string' },
       rate: { type: 'string' },
@@ -93,9 +114,14 @@ function parseOptions(argv: string[]): Options {
   };
   const apiArgs: string[] = [];
   for (const token of tokens) {
-    if (token.kind !== 'option' || token.name === 'pages-only') continue;
+    if (token.kind !== 'option' || OWN_FLAGS.has(token.name)) continue;
     apiArgs.push(token.value === undefined ? `--${token.name}` : `--${token.name}=${token.value}`);
   }
+  if (values['pages-only'] && values['speed-only']) {
+    throw new Error('--pages-only and --speed-only each run a single section: give one of them');
+  }
+  const runs = number('runs', values.runs, 1);
+  if (!Number.isInteger(runs)) throw new Error('--runs must be a whole number of 1 or more');
   return {
     durationMs: number('duration', values.duration, Number.MIN_VALUE) * 1000,
     warmupMs: number('warmup', values.warmup, 0) * 1000,
@@ -103,6 +129,8 @@ function parseOptions(argv: string[]): Options {
     json: values.json,
     profile: values.profile,
     pagesOnly: values['pages-only'],
+    speedOnly: values['speed-only'],
+    runs,
     apiArgs,
   };
 }
@@ -183,6 +211,17 @@ async function benchPages(options: Options, site: Launched): Promise<PageResult[
   return results;
 }
 
+/** Measures how busy the machine is before a section and warns when other work shares the cores. */
+async function busyBeforeSection(section: string): Promise<number> {
+  const busy = await machineBusyPercent();
+  if (busy > BUSY_BEFORE_WARNING_PERCENT) {
+    console.error(
+      `\n!!! The machine was ${fixed(busy, 0)} % busy before the ${section}: other work shares the cores, so its figures understate the site.\n`,
+    );
+  }
+  return busy;
+}
+
 function report(options: Options, pages: PageResult[], busyBefore: number): void {
   console.log(
     `\nSymbol page benchmark: ${availableParallelism()} cores, Node ${process.version}, production build, ${options.connections} keep-alive connections, ${options.durationMs / 1000} s per page after ${options.warmupMs / 1000} s warm-up (test demo data)\n`,
@@ -238,9 +277,43 @@ function report(options: Options, pages: PageResult[], busyBefore: number): void
   }
 }
 
+function reportSpeed(options: Options, speed: PageSpeedReport, busyBefore: number): void {
+  console.log(
+    `\nPage speed: Lighthouse ${speed.lighthouseVersion}, mobile preset (simulated throttling), median of ${options.runs} ${options.runs === 1 ? 'run' : 'runs'} per page, ${speed.browserVersion}, ${availableParallelism()} cores, production build (test demo data)\n`,
+  );
+  console.log(pageSpeedTable(speed.pages));
+  console.log(
+    "\n'score': Lighthouse performance (0-100); 'JS KB': transfer size of the page's scripts (compressed, with headers; KB of 1,024 bytes); 'other CPU': other processes during a run, percent of one core.\n",
+  );
+  console.log(pageSpeedChecksTable(speed.pages));
+  if (options.json) {
+    console.log(
+      JSON.stringify(
+        {
+          machine: { cores: availableParallelism(), node: process.version, busyBeforePercent: busyBefore },
+          settings: { runs: options.runs, preset: 'mobile', throttling: 'simulated' },
+          lighthouseVersion: speed.lighthouseVersion,
+          browserVersion: speed.browserVersion,
+          pages: speed.pages,
+        },
+        null,
+        2,
+      ),
+    );
+  }
+  // How busy the machine was before the runs is said when it is measured (busyBeforeSection).
+  for (const page of speed.pages) {
+    const other = page.median?.otherCpuPercent ?? 0;
+    if (other > OTHER_CPU_WARNING_PERCENT) {
+      console.error(
+        `!!! Other processes used ${fixed(other, 0)} % of a core during the Lighthouse runs of ${page.path}: its figures understate the site; rerun on an idle machine.`,
+      );
+    }
+  }
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
-  const started = performance.now();
   // The production build on ports of its own, over a throwaway database with the small demo set.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-data-'));
   process.env.HOST = '127.0.0.1';
@@ -266,34 +339,51 @@ async function main(): Promise<number> {
   };
   const onSignal = (signal: NodeJS.Signals): void => {
     console.error(`\n${signal}: stopping…`);
-    void stopSite().finally(() => process.exit(130));
+    void Promise.allSettled([stopPageSpeedBrowsers(), stopSite()]).finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
-  let pages: PageResult[];
-  let busyBefore: number;
+  let pages: PageResult[] = [];
+  let speed: PageSpeedReport | undefined;
   try {
     ensureBuild();
     site = await launchProduction({ quietEmulator: true });
-    busyBefore = await machineBusyPercent();
-    if (busyBefore > 15) {
-      console.error(
-        `\n!!! The machine was ${fixed(busyBefore, 0)} % busy before the run: other work shares the cores, so the figures below understate the site.\n`,
-      );
+    if (!options.speedOnly) {
+      const started = performance.now();
+      const busyBefore = await busyBeforeSection('symbol page run');
+      pages = await benchPages(options, site);
+      report(options, pages, busyBefore);
+      console.log(`\nSymbol pages took ${fixed((performance.now() - started) / 1000, 1)} s.`);
     }
-    pages = await benchPages(options, site);
+    if (!options.pagesOnly) {
+      const started = performance.now();
+      const busyBefore = await busyBeforeSection('page-speed runs');
+      const config = readConfig();
+      speed = await measurePageSpeed({
+        siteUrl: site.siteUrl,
+        authEmulatorHost: site.authEmulatorHost,
+        firebaseProjectId: config.firebaseProjectId,
+        firebaseWebApiKey: firebaseWebApiKey() ?? 'demo-api-key',
+        runs: options.runs,
+        chromePath: process.env.CHROME_PATH ?? DEFAULT_CHROME_PATH,
+        log: (line) => console.error(`[bench] ${line}`),
+      });
+      reportSpeed(options, speed, busyBefore);
+      console.log(`\nPage speed took ${fixed((performance.now() - started) / 1000, 1)} s.`);
+    }
   } finally {
     await stopSite();
   }
-  report(options, pages, busyBefore);
-  const failures = pages
-    .map((page) => loadFailure(page.path, page))
-    .filter((failure) => failure !== undefined);
-  console.log(`\nSymbol pages took ${fixed((performance.now() - started) / 1000, 1)} s.`);
+  const failures = [
+    ...pages.map((page) => loadFailure(page.path, page)),
+    ...(speed?.pages ?? []).map((page) =>
+      page.error === undefined ? undefined : `${page.path}: page speed not measured: ${page.error}`,
+    ),
+  ].filter((failure) => failure !== undefined);
 
   let apiExit = 0;
-  if (!options.pagesOnly) {
+  if (!options.pagesOnly && !options.speedOnly) {
     console.log('\nData API benchmark (npm run bench:api):\n');
     apiExit = await runApiBenchmark(options.apiArgs);
   }
@@ -301,7 +391,9 @@ async function main(): Promise<number> {
   process.off('SIGTERM', onSignal);
 
   if (failures.length > 0) {
-    console.error('\n!!! BENCHMARK INVALID: requests failed, the figures above do not measure the site !!!');
+    console.error(
+      '\n!!! BENCHMARK INVALID: requests or runs failed, the figures above do not measure the site !!!',
+    );
     for (const failure of failures) console.error(`!!! ${failure}`);
     return 1;
   }

@@ -1,11 +1,15 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { CONTENT_PAGE_SCRIPT_BYTES, PAGE_SPEED_TARGETS } from './bench/page-speed-targets.ts';
+import { formatTable } from './bench/stats.ts';
 
 /**
  * `npm run size`: the JavaScript every built page ships, found the way a browser finds it (script
  * tags, island component and renderer URLs, then their static imports), so a page that starts
- * pulling in more than the shell's islands shows up before it reaches users.
+ * pulling in more than the shell's islands shows up before it reaches users. Below the table it
+ * compares the pages that have a JavaScript target (the content pages of the page-speed list in
+ * scripts/bench/page-speed-targets.ts) with it.
  */
 
 export interface ShippedScript {
@@ -305,6 +309,32 @@ export function sizeTable(pages: readonly PageScripts[]): string {
   return [line(header ?? []), rule, ...rest.map(line), rule, line(total ?? [])].join('\n');
 }
 
+/**
+ * The JavaScript target of content pages, and each page of the page-speed list that has such a
+ * target and is in the build, against it: a page growing past it shows here before a browser run.
+ */
+export function scriptTargetReport(pages: readonly PageScripts[]): string {
+  const heading = `Target: a content page (home, legal; later docs, blog, datasets) ships at most 60 KB (${grouped(CONTENT_PAGE_SCRIPT_BYTES)} bytes) of gzip JavaScript. \`npm run bench\` measures what a browser transfers.`;
+  const rows = PAGE_SPEED_TARGETS.flatMap((type) =>
+    type.pages.flatMap((target) => {
+      const limit = type.targets.scriptBytes;
+      const page = pages.find((built) => built.page === target.path);
+      if (limit === undefined || page === undefined) return [];
+      return [
+        [
+          page.page,
+          type.type,
+          grouped(page.gzipBytes),
+          `<= ${grouped(limit)}`,
+          page.gzipBytes <= limit ? 'PASS' : 'MISS',
+        ],
+      ];
+    }),
+  );
+  if (rows.length === 0) return heading;
+  return `${heading}\n\n${formatTable([['Page', 'Type', 'Gzip bytes', 'Target', 'Verdict'], ...rows])}`;
+}
+
 async function main(): Promise<number> {
   const clientDir = join(import.meta.dirname, '..', 'dist', 'client');
   if (!(await isDirectory(clientDir))) {
@@ -317,6 +347,7 @@ async function main(): Promise<number> {
     return 1;
   }
   console.log(sizeTable(pages));
+  console.log(`\n${scriptTargetReport(pages)}`);
   const broken = pages.filter((page) => page.missing.length > 0);
   for (const page of broken) console.error(`${page.page}: missing ${page.missing.join(', ')}`);
   return broken.length > 0 ? 1 : 0;

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fixed, formatTable } from './stats.ts';
 import type { ProfileSummary } from './cpu-profile.ts';
@@ -17,6 +19,101 @@ export async function machineBusyPercent(intervalMs = 1_000): Promise<number> {
   const before = machineBusyMs();
   await new Promise((resolve) => setTimeout(resolve, intervalMs));
   return ((machineBusyMs() - before) / intervalMs / cpus().length) * 100;
+}
+
+/** A process as /proc/<pid>/stat describes it: its parent and its CPU clock ticks. */
+export interface ProcessTimes {
+  pid: number;
+  ppid: number;
+  /** User and system ticks of the process itself. */
+  ownTicks: number;
+  /** User and system ticks of its children that have ended and been waited for. */
+  endedChildrenTicks: number;
+}
+
+/**
+ * Reads one line of /proc/<pid>/stat. The command name may hold spaces and parentheses, so the
+ * fields are counted from its last closing parenthesis. Undefined for text that is not such a line.
+ */
+export function parseProcStat(line: string): ProcessTimes | undefined {
+  const pid = Number.parseInt(line, 10);
+  const close = line.lastIndexOf(')');
+  if (!Number.isInteger(pid) || close < 0) return undefined;
+  // After the name: state (3), ppid (4), … utime (14), stime (15), cutime (16), cstime (17).
+  const fields = line
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
+  const [ppid, utime, stime, cutime, cstime] = [1, 11, 12, 13, 14].map((index) => Number(fields[index]));
+  if ([ppid, utime, stime, cutime, cstime].some((value) => value === undefined || !Number.isFinite(value))) {
+    return undefined;
+  }
+  return {
+    pid,
+    ppid: ppid ?? 0,
+    ownTicks: (utime ?? 0) + (stime ?? 0),
+    endedChildrenTicks: (cutime ?? 0) + (cstime ?? 0),
+  };
+}
+
+/**
+ * Ticks a process and everything it started have used: the live processes' own time plus what their
+ * ended children used (a process's time moves to its parent when it ends, so none is counted twice).
+ */
+export function treeTicks(processes: readonly ProcessTimes[], rootPid: number): number {
+  const children = new Map<number, ProcessTimes[]>();
+  for (const entry of processes) {
+    const siblings = children.get(entry.ppid) ?? [];
+    siblings.push(entry);
+    children.set(entry.ppid, siblings);
+  }
+  const root = processes.find((entry) => entry.pid === rootPid);
+  if (root === undefined) return 0;
+  let ticks = 0;
+  const pending = [root];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    ticks += next.ownTicks + next.endedChildrenTicks;
+    pending.push(...(children.get(next.pid) ?? []));
+  }
+  return ticks;
+}
+
+let ticksPerSecond: number | undefined;
+
+function clockTicksPerSecond(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/**
+ * CPU time, in milliseconds, that a process and its descendants have used so far (the browser a
+ * benchmark drives, with its renderers), so it can be told apart from other work on the machine.
+ * NaN where /proc cannot be read (not Linux).
+ */
+export function processTreeCpuMs(rootPid: number): number {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return Number.NaN;
+  }
+  const processes: ProcessTimes[] = [];
+  for (const entry of entries) {
+    try {
+      const parsed = parseProcStat(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+      if (parsed !== undefined) processes.push(parsed);
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  if (!processes.some((entry) => entry.pid === rootPid)) return Number.NaN;
+  return (treeTicks(processes, rootPid) / clockTicksPerSecond()) * 1000;
 }
 
 /** The counts of a load run that say whether it measured anything. */

@@ -14,6 +14,18 @@ export function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? Number.NaN;
 }
 
+/**
+ * The middle value of samples (the mean of the two middle ones for an even count), or NaN for none:
+ * what a few repeated runs report, so one disturbed run does not move the figure.
+ */
+export function median(samples: readonly number[]): number {
+  const sorted = samples.toSorted((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  if (sorted.length % 2 === 1) return sorted[middle] ?? Number.NaN;
+  return ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+}
+
 /** Summarizes samples without reordering the caller's array. */
 export function summarize(samples: Float64Array | readonly number[]): LatencySummary {
   const sorted = Float64Array.from(samples).sort();
