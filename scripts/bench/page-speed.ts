@@ -244,7 +244,9 @@ async function signInThroughSite(port: number, siteUrl: string, account: Account
     page.setDefaultTimeout(60_000);
     try {
       await page.goto(`${siteUrl}/login`);
-      await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+      await page.waitForFunction(
+        () => document.querySelectorAll('astro-island[ssr]:not([client="demand"])').length === 0,
+      );
       const form = page.getByRole('form', { name: 'Sign in to Tickerlake' });
       await form.getByLabel('Email or username').fill(account.email);
       await form.getByLabel('Password').fill(account.password);

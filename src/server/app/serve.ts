@@ -5,6 +5,7 @@ import { closeDatabase, getDatabase, type Db } from '../db/client.ts';
 import { closeSharedDataApi, sharedDataApi } from '../data-api/app.ts';
 import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from '../services/market-data/seed/index.ts';
 import { secureAnswer } from './answer-headers.ts';
+import { compressAnswer } from './compress.ts';
 import { seedSettings } from './config.ts';
 import { pagePolicyMaker, readBuiltPagePolicy } from './content-security-policy.ts';
 import { serveHashedAsset } from './static-assets.ts';
@@ -105,7 +106,11 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
     secureAnswer(req, res, pagePolicy);
     serveHashedAsset(clientDir, req, res)
       .then((served) => {
-        if (!served) siteHandler(req, res);
+        if (!served) {
+          compressAnswer(req, res, () => {
+            siteHandler(req, res);
+          });
+        }
       })
       .catch(() => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
