@@ -10,7 +10,7 @@ import {
 } from '../../src/server/data-api/access.ts';
 import { createDataApi } from '../../src/server/data-api/app.ts';
 import { withoutKey } from '../../src/server/data-api/query.ts';
-import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
+import { ALL_ENDPOINTS, ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { accessKey } from '../../src/server/auth/tokens.ts';
 import { apiUsageRoutes } from '../../src/server/routes/api-usage.ts';
 import { MemoryStore, RedisStore } from '../../src/server/middleware/rate-limit-store.ts';
@@ -141,27 +141,24 @@ describe('every endpoint answers its documented contract', () => {
 });
 
 describe('the OpenAPI document', () => {
-  it('describes every endpoint with its parameters and the fields of its rows', async () => {
+  interface Operation {
+    parameters: { name: string; required: boolean }[];
+    responses: Record<string, { content?: Record<string, { schema: { items?: { properties: object } } }> }>;
+    'x-update-cadence': { frequency: string; label: string; when: string };
+  }
+
+  async function operations(): Promise<Record<string, { get: Operation }>> {
     const res = await h.request('/stable/openapi.json');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as {
-      openapi: string;
-      paths: Record<
-        string,
-        {
-          get: {
-            parameters: { name: string; required: boolean }[];
-            responses: Record<
-              string,
-              { content?: Record<string, { schema: { items?: { properties: object } } }> }
-            >;
-          };
-        }
-      >;
-    };
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, { get: Operation }> };
     expect(doc.openapi).toBe('3.1.0');
-    for (const endpoint of ENDPOINTS) {
-      const operation = doc.paths[`/stable/${endpoint.path}`]?.get;
+    return doc.paths;
+  }
+
+  it('describes every endpoint with its parameters, the fields of its rows and the refusals it can answer', async () => {
+    const paths = await operations();
+    for (const endpoint of ALL_ENDPOINTS) {
+      const operation = paths[`/stable/${endpoint.path}`]?.get;
       expect(operation, endpoint.path).toBeDefined();
       if (operation === undefined) continue;
       expect(operation.parameters.map((p) => p.name)).toEqual(
@@ -169,11 +166,35 @@ describe('the OpenAPI document', () => {
       );
       const items = operation.responses['200']?.content?.['application/json']?.schema.items;
       expect(Object.keys(items?.properties ?? {})).toEqual(Object.keys(endpoint.row.shape));
-      for (const status of ['400', '401', '402', '403', '404', '429']) {
+      for (const status of ['400', '401', '403', '503']) {
         expect(operation.responses[status], `${endpoint.path} ${status}`).toBeDefined();
       }
+      expect(operation.responses['429'] === undefined, `${endpoint.path} 429`).toBe(endpoint.free === true);
     }
-    expect(doc.paths['/stable/api-usage']).toBeDefined();
+  });
+
+  it('lists a 402 only where a plan can fall short, and a 429 only where calls are counted', async () => {
+    const paths = await operations();
+    expect(paths['/stable/stock-list']?.get.responses['402']).toBeUndefined();
+    expect(paths['/stable/quote']?.get.responses['402']?.description).toContain('symbol');
+    expect(paths['/stable/income-statement']?.get.responses['402']?.description).toContain('quarterly');
+    expect(paths['/stable/historical-price-eod/full']?.get.responses['402']?.description).toContain(
+      'history',
+    );
+    expect(paths['/stable/api-usage']?.get.responses['429']).toBeUndefined();
+    expect(paths['/stable/quote']?.get.responses['404']).toBeUndefined();
+  });
+
+  it('says how often each endpoint’s data is refreshed, as x-update-cadence', async () => {
+    const paths = await operations();
+    for (const endpoint of ALL_ENDPOINTS) {
+      expect(paths[`/stable/${endpoint.path}`]?.get['x-update-cadence'], endpoint.path).toEqual({
+        frequency: endpoint.cadence.frequency,
+        label: expect.any(String) as string,
+        when: endpoint.cadence.when,
+      });
+    }
+    expect(paths['/stable/historical-price-eod/full']?.get['x-update-cadence'].label).toBe('End of day');
   });
 });
 

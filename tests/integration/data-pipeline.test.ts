@@ -122,6 +122,7 @@ describe('the data pipeline without HTTP', () => {
         params: z.object({}),
         row: z.object({}),
         maxAge: 0,
+        cadence: { frequency: 'daily', when: 'Never: it refuses every call.' },
         example: '',
         handler: () => Promise.reject(error),
       });

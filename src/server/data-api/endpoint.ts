@@ -38,6 +38,48 @@ export class DataApiError extends Error {
 // Loose object shapes keep definitions readable; each definition is checked by its own schemas.
 type Shape = z.ZodObject;
 
+/**
+ * How often an endpoint's data changes, by kind, with the label the documentation shows. The cycle
+ * times pages, the reference pages and the OpenAPI document (`x-update-cadence`) all read it from
+ * the definitions, so a client learns when fresh data is worth asking for.
+ */
+export const UPDATE_FREQUENCIES = {
+  'real-time': 'Real-time',
+  intraday: 'Intraday',
+  'end-of-day': 'End of day',
+  daily: 'Daily',
+  'as-published': 'As published',
+  quarterly: 'Quarterly',
+  yearly: 'Yearly',
+} as const;
+
+export type UpdateFrequency = keyof typeof UPDATE_FREQUENCIES;
+
+/** When an endpoint's data is refreshed. */
+export interface UpdateCadence {
+  frequency: UpdateFrequency;
+  /** When, in a sentence for a person: 'After each session’s close, when its daily bar is loaded.' */
+  when: string;
+}
+
+/** Data that follows the latest daily bar: it changes when each market's session closes. */
+export const SESSION_CLOSE_CADENCE: UpdateCadence = {
+  frequency: 'end-of-day',
+  when: 'After each session’s close, when its daily bar is loaded: 16:00 New York time for US listings, each exchange’s own close elsewhere, midnight UTC for crypto and forex.',
+};
+
+/** The symbol directory (lists, search): new listings and delistings are taken in once a day. */
+export const DIRECTORY_CADENCE: UpdateCadence = {
+  frequency: 'daily',
+  when: 'Once a day, before the US session opens: new listings and delistings are taken in, and the API picks them up within a minute.',
+};
+
+/** Figures reported in company filings: they change when a company files a period's report. */
+export const FILING_CADENCE: UpdateCadence = {
+  frequency: 'quarterly',
+  when: 'Each quarter, as companies file their reports (10-Q and 10-K or their equivalents): a new period is added within a day of the filing.',
+};
+
 export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = Shape> {
   /** Path under /stable/, e.g. 'quote' or 'historical-chart/5min'. */
   path: string;
@@ -63,6 +105,13 @@ export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = S
   csv?: boolean;
   /** Seconds clients may reuse the answer (Cache-Control max-age). */
   maxAge: number;
+  /** How often the data behind the answer is refreshed, and when. */
+  cadence: UpdateCadence;
+  /**
+   * Reads daily history within the plan's years: a start before them is refused with 402 naming the
+   * plan that reads further back (set by the builder whose handler applies that limit).
+   */
+  history?: boolean;
   /** Calling it costs nothing: no call budget is counted and nothing is metered (the usage report). */
   free?: boolean;
   /**

@@ -1,62 +1,24 @@
-import { z } from 'zod';
 import type { EndpointDefinition } from './endpoint.ts';
-
-type JsonSchema = Record<string, unknown>;
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const converted = z.toJSONSchema(schema, {
-    io,
-    unrepresentable: 'any',
-    target: 'draft-2020-12',
-  }) as JsonSchema;
-  delete converted.$schema;
-  return converted;
-}
-
-function isRequired(field: z.ZodType): boolean {
-  return !field.safeParse(undefined).success;
-}
-
-/** Names of the data tiers, as the docs and error messages speak of them. */
-export const TIER_NAMES = ['Free sample', 'Fundamentals', 'Professional', 'Global', 'Commercial'] as const;
-
-const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'A parameter is missing or invalid; the message names it.',
-  '401': 'The API key is missing, unknown or revoked.',
-  '402':
-    'The plan does not cover this endpoint, symbol or period; the message names the cheapest plan that does.',
-  '403': 'The account is blocked, or its email address is not verified yet.',
-  '404': 'No such endpoint.',
-  '429': 'A per-minute or per-day limit is reached; Retry-After says when to try again.',
-  '503': 'The service is temporarily unavailable; Retry-After says when to try again.',
-};
+import {
+  cadenceExtension,
+  endpointErrors,
+  endpointParameters,
+  rowSchema,
+  TIER_NAMES,
+  type JsonSchema,
+} from './endpoint-docs.ts';
 
 function operation(endpoint: EndpointDefinition): Record<string, unknown> {
-  const parameters: unknown[] = Object.entries(endpoint.params.shape).map(([name, field]) => {
-    const schema = jsonSchema(field as z.ZodType, 'input');
-    const description = (field as z.ZodType).description ?? (schema.description as string | undefined) ?? '';
-    delete schema.description;
-    const example = (field as z.ZodType).meta()?.example;
-    return {
-      name,
-      in: 'query',
-      required: isRequired(field as z.ZodType),
-      description,
-      schema,
-      ...(example === undefined ? {} : { example }),
-    };
-  });
-  if (endpoint.csv === true) {
-    parameters.push({
-      name: 'datatype',
-      in: 'query',
-      required: false,
-      description: 'json (default) or csv',
-      schema: { type: 'string', enum: ['json', 'csv'] },
-    });
-  }
+  const parameters = endpointParameters(endpoint).map(({ name, required, description, schema, example }) => ({
+    name,
+    in: 'query',
+    required,
+    description,
+    schema,
+    ...(example === undefined ? {} : { example }),
+  }));
   const content: Record<string, unknown> = {
-    'application/json': { schema: { type: 'array', items: jsonSchema(endpoint.row, 'output') } },
+    'application/json': { schema: { type: 'array', items: rowSchema(endpoint) } },
   };
   if (endpoint.csv === true) content['text/csv'] = { schema: { type: 'string' } };
   const responses: Record<string, unknown> = {
@@ -71,8 +33,8 @@ function operation(endpoint: EndpointDefinition): Record<string, unknown> {
       content,
     },
   };
-  for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
-    responses[status] = {
+  for (const { status, description } of endpointErrors(endpoint)) {
+    responses[String(status)] = {
       description,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
@@ -90,6 +52,7 @@ function operation(endpoint: EndpointDefinition): Record<string, unknown> {
     'x-data-tier-name': TIER_NAMES[endpoint.tier],
     'x-example-query': endpoint.example,
     'x-max-age': endpoint.maxAge,
+    'x-update-cadence': cadenceExtension(endpoint),
   };
 }
 

@@ -49,6 +49,11 @@ export const SITE_CHART_ENDPOINT: EndpointDefinition = defineEndpoint({
   }),
   // Prices move by the minute; a minute's reuse spares the database when readers flip ranges.
   maxAge: 60,
+  cadence: {
+    frequency: 'intraday',
+    when: 'Intraday bars (1D, 5D) as each interval closes during the session; daily and weekly bars after each session’s close.',
+  },
+  history: true,
   example: 'symbol=AAPL&range=5Y',
   handler: async ({ db, params, plan, symbols, now }) => {
     const security = symbols.get(params.symbol);

@@ -6,6 +6,7 @@ import {
   DataApiError,
   dateParam,
   defineEndpoint,
+  SESSION_CLOSE_CADENCE,
   symbolParam,
   type EndpointDefinition,
 } from '../data-api/endpoint.ts';
@@ -75,6 +76,8 @@ export const SITE_HISTORY_ENDPOINT: EndpointDefinition = defineEndpoint({
   }),
   // Prices change once a day.
   maxAge: 300,
+  cadence: SESSION_CLOSE_CADENCE,
+  history: true,
   example: 'symbol=AAPL&from=2025-01-02&to=2025-12-31',
   handler: async ({ db, params, plan, symbols, now }) => {
     const security = symbols.get(params.symbol);

@@ -44,6 +44,10 @@ const usage = defineEndpoint({
     bytes: z.number().describe('Bytes of answer bodies sent'),
   }),
   maxAge: 0,
+  cadence: {
+    frequency: 'real-time',
+    when: 'Within seconds: the calls your key makes are counted as they are answered and written every few seconds.',
+  },
   example: '',
   free: true,
   callerAware: true,

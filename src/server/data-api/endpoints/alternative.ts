@@ -55,6 +55,10 @@ export const alternativeEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 86400,
+    cadence: {
+      frequency: 'yearly',
+      when: 'Once a year per company, when its rating for the fiscal year is published; industry ranks move as peers are rated.',
+    },
     example: 'symbol=AAPL',
     handler: ({ db, params }) => esgRatingRows(db, params.symbol),
   }),
@@ -73,6 +77,10 @@ export const alternativeEndpoints: EndpointDefinition[] = [
     row: rowSchemaOf(INSIDER_TRADE_FIELDS),
     csv: true,
     maxAge: 900,
+    cadence: {
+      frequency: 'as-published',
+      when: 'As Form 4 filings reach the SEC (insiders file within two business days of a trade), through the trading day.',
+    },
     example: 'page=0&limit=100',
     handler: ({ db, params }) => insiderTradeRows(db, params),
   }),
@@ -86,6 +94,10 @@ export const alternativeEndpoints: EndpointDefinition[] = [
     row: rowSchemaOf(SENATE_TRADE_FIELDS),
     csv: true,
     maxAge: 900,
+    cadence: {
+      frequency: 'as-published',
+      when: 'As senators’ periodic transaction reports are disclosed (within 45 days of a trade).',
+    },
     example: 'page=0&limit=100',
     handler: ({ db, params }) => senateTradeRows(db, params),
   }),
@@ -101,6 +113,10 @@ export const alternativeEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 86400,
+    cadence: {
+      frequency: 'quarterly',
+      when: 'Each quarter, as 13F filings arrive (they are due 45 days after the quarter’s end); a summary changes until the last filer of the quarter has filed.',
+    },
     example: 'symbol=AAPL&year=2026&quarter=2',
     handler: ({ db, params }) => positionsSummaryRows(db, params.symbol, params.year, params.quarter),
   }),

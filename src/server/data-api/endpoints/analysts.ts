@@ -33,6 +33,10 @@ export const analystEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: {
+      frequency: 'daily',
+      when: 'Once a day, after the US session’s close: the consensus takes in the forecasts analysts revised that day.',
+    },
     example: 'symbol=AAPL&period=annual',
     handler: ({ db, params }) => analystEstimateRows(db, params),
   }),
@@ -54,6 +58,10 @@ export const analystEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: {
+      frequency: 'daily',
+      when: 'Once a day, after the US session’s close: targets published that day join the consensus.',
+    },
     example: 'symbol=AAPL',
     handler: ({ db, params }) => priceTargetConsensus(db, params.symbol),
   }),
@@ -76,6 +84,10 @@ export const analystEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: {
+      frequency: 'as-published',
+      when: 'As brokers publish rating actions, during and after the trading day.',
+    },
     example: 'symbol=AAPL',
     handler: ({ db, params }) => gradeRows(db, params.symbol, params.limit),
   }),

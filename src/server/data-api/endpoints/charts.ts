@@ -9,7 +9,13 @@ import {
   resolveDailyRange,
   type IntradayInterval,
 } from '../../services/market-data/prices.ts';
-import { dateParam, defineEndpoint, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import {
+  dateParam,
+  defineEndpoint,
+  SESSION_CLOSE_CADENCE,
+  symbolParam,
+  type EndpointDefinition,
+} from '../endpoint.ts';
 import {
   DATA_TIERS,
   INTRADAY_TIER,
@@ -82,6 +88,10 @@ function intradayEndpoint(interval: IntradayInterval): EndpointDefinition {
       volume: z.number().describe('Shares (or units) traded within the bar'),
     }),
     maxAge: 60,
+    cadence: {
+      frequency: 'intraday',
+      when: `A new bar as each ${width} interval closes during the trading session (round the clock for crypto and forex); the day’s bars are complete after the session’s close.`,
+    },
     example: 'symbol=AAPL',
     csv: true,
     handler: async ({ db, params, symbols }) => {
@@ -115,6 +125,8 @@ function dailyEndpoint<R extends z.ZodObject>(spec: {
     symbolParam: 'symbol',
     row: spec.row,
     maxAge: DAILY_MAX_AGE,
+    cadence: SESSION_CLOSE_CADENCE,
+    history: true,
     example: 'symbol=AAPL',
     csv: true,
     handler: async ({ db, params, plan, symbols, now }) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { companyExecutives, profiles, stockPeers } from '../../services/market-data/company.ts';
-import { defineEndpoint, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import { defineEndpoint, SESSION_CLOSE_CADENCE, symbolParam, type EndpointDefinition } from '../endpoint.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 export const companyEndpoints: EndpointDefinition[] = [
@@ -65,6 +65,10 @@ export const companyEndpoints: EndpointDefinition[] = [
       isFund: z.boolean().describe('True for mutual funds'),
     }),
     maxAge: 60,
+    cadence: {
+      frequency: 'end-of-day',
+      when: 'Price, change, volume and ranges after each session’s close; company facts (officers, address, description, identifiers) once a day, when they have changed.',
+    },
     example: 'symbol=AAPL',
     csv: false,
     handler: ({ db, params, symbols, now }) => profiles(db, symbols, [params.symbol], now),
@@ -88,6 +92,10 @@ export const companyEndpoints: EndpointDefinition[] = [
       active: z.boolean().describe('Whether the person still holds the position'),
     }),
     maxAge: 3600,
+    cadence: {
+      frequency: 'as-published',
+      when: 'As companies disclose a change of officers or of their pay (annual proxy statements and other filings).',
+    },
     example: 'symbol=AAPL',
     csv: true,
     handler: ({ db, params, symbols }) => {
@@ -111,6 +119,10 @@ export const companyEndpoints: EndpointDefinition[] = [
       mktCap: z.number().describe('Market capitalisation of the peer: price times shares outstanding'),
     }),
     maxAge: 3600,
+    cadence: {
+      ...SESSION_CLOSE_CADENCE,
+      when: 'After each session’s close: peers are ordered by the market capitalisation of the latest close.',
+    },
     example: 'symbol=AAPL',
     csv: true,
     handler: ({ db, params, symbols, now }) => stockPeers(db, symbols, params.symbol, now),

@@ -40,6 +40,10 @@ export const economicsEndpoints: EndpointDefinition[] = [
     }),
     csv: true,
     maxAge: 3600,
+    cadence: {
+      frequency: 'end-of-day',
+      when: 'Each US business day, once the Treasury publishes the day’s par yield curve (late afternoon, New York time).',
+    },
     example: '',
     handler: ({ db, params, now }) => {
       checkDateRange(params.from, params.to);
@@ -73,6 +77,10 @@ export const economicsEndpoints: EndpointDefinition[] = [
     }),
     csv: true,
     maxAge: 3600,
+    cadence: {
+      frequency: 'as-published',
+      when: 'On each series’ release day: GDP quarterly, CPI, retail sales, unemployment and most others monthly, the federal funds rate after each rate decision.',
+    },
     example: 'name=GDP',
     handler: ({ db, params }) => {
       checkDateRange(params.from, params.to);

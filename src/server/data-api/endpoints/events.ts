@@ -31,6 +31,10 @@ export const eventEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: {
+      frequency: 'as-published',
+      when: 'As companies declare dividends: a new row on the declaration, record and payment dates as they are announced.',
+    },
     example: 'symbol=AAPL',
     handler: ({ db, params }) => dividendRows(db, params.symbol, params.limit),
   }),
@@ -51,6 +55,10 @@ export const eventEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: {
+      frequency: 'as-published',
+      when: 'As companies announce splits; the price history is re-adjusted on the day the split takes effect.',
+    },
     example: 'symbol=AAPL',
     handler: ({ db, params }) => splitRows(db, params.symbol, params.limit),
   }),
@@ -77,6 +85,10 @@ export const eventEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: {
+      frequency: 'as-published',
+      when: 'On each report day, once the results are published (actuals replace null); estimates as the consensus moves, once a day.',
+    },
     example: 'symbol=AAPL',
     handler: ({ db, params }) => earningsRows(db, params.symbol, params.limit),
   }),

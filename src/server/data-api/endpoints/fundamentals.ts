@@ -17,10 +17,12 @@ import type {
 import type { FieldSpec } from '../../services/market-data/statements.ts';
 import {
   defineEndpoint,
+  FILING_CADENCE,
   limitParam,
   periodParam,
   symbolParam,
   type EndpointDefinition,
+  type UpdateCadence,
 } from '../endpoint.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 import { quarterlyTier, rowSchemaOf } from './statements.ts';
@@ -235,6 +237,12 @@ const dcfRow = (model: string) =>
     'Stock Price': z.number().describe('Latest close, as traded'),
   });
 
+/** Valued at the latest close as well as from the statements: both move these figures. */
+const VALUED_DAILY: UpdateCadence = {
+  frequency: 'end-of-day',
+  when: 'After each US session’s close (the latest price, market capitalisation and Treasury yield they use), and with each new annual report.',
+};
+
 const periodParams = z.object({ symbol: symbolParam, period: periodParam, limit: limitParam(5, 100) });
 
 /** Figures computed on request from the statements and prices, never stored, so they follow any import. */
@@ -251,6 +259,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     tierFor: quarterlyTier('quarterly metrics'),
     csv: true,
     maxAge: 3600,
+    cadence: FILING_CADENCE,
     example: 'symbol=AAPL&period=annual&limit=5',
     handler: ({ db, params }) => keyMetricRows(db, params.symbol, params.period, params.limit),
   }),
@@ -266,6 +275,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     tierFor: quarterlyTier('quarterly ratios'),
     csv: true,
     maxAge: 3600,
+    cadence: FILING_CADENCE,
     example: 'symbol=AAPL&period=annual&limit=5',
     handler: ({ db, params }) => ratioRows(db, params.symbol, params.period, params.limit),
   }),
@@ -280,6 +290,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: VALUED_DAILY,
     example: 'symbol=AAPL',
     handler: ({ db, params, symbols, now }) => financialScoreRows(db, symbols, params.symbol, now),
   }),
@@ -294,6 +305,10 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: {
+      frequency: 'yearly',
+      when: 'Once a year per company, when the annual report (10-K or its equivalent) is filed.',
+    },
     example: 'symbol=AAPL',
     handler: ({ db, params }) => ownerEarningRows(db, params.symbol, params.limit),
   }),
@@ -309,6 +324,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     tierFor: quarterlyTier('quarterly enterprise values'),
     csv: true,
     maxAge: 3600,
+    cadence: FILING_CADENCE,
     example: 'symbol=AAPL&period=annual&limit=5',
     handler: ({ db, params }) => enterpriseValueRows(db, params.symbol, params.period, params.limit),
   }),
@@ -323,6 +339,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: VALUED_DAILY,
     example: 'symbol=AAPL',
     handler: ({ db, params, symbols, now }) =>
       discountedCashFlowRows(db, symbols, params.symbol, now, 'unlevered'),
@@ -338,6 +355,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: true,
     maxAge: 3600,
+    cadence: VALUED_DAILY,
     example: 'symbol=AAPL',
     handler: ({ db, params, symbols, now }) =>
       discountedCashFlowRows(db, symbols, params.symbol, now, 'levered'),

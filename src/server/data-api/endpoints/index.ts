@@ -1,4 +1,5 @@
 import type { EndpointDefinition } from '../endpoint.ts';
+import { ACCOUNT_ENDPOINTS } from './account.ts';
 import { alternativeEndpoints } from './alternative.ts';
 import { analystEndpoints } from './analysts.ts';
 import { chartEndpoints } from './charts.ts';
@@ -29,3 +30,9 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...economicsEndpoints,
   ...alternativeEndpoints,
 ];
+
+/**
+ * Every endpoint served under /stable/: the market data endpoints, then those about the caller's own
+ * account. The documentation's reference, cycle times and changelog cover all of them.
+ */
+export const ALL_ENDPOINTS: readonly EndpointDefinition[] = [...ENDPOINTS, ...ACCOUNT_ENDPOINTS];

@@ -7,7 +7,7 @@ import {
   indexList,
   stockList,
 } from '../../services/market-data/search.ts';
-import { defineEndpoint, type EndpointDefinition } from '../endpoint.ts';
+import { defineEndpoint, DIRECTORY_CADENCE, type EndpointDefinition } from '../endpoint.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 const noParams = z.object({});
@@ -27,6 +27,7 @@ export const listEndpoints: EndpointDefinition[] = [
       companyName: z.string().describe('Company name'),
     }),
     maxAge: LIST_MAX_AGE,
+    cadence: DIRECTORY_CADENCE,
     example: '',
     csv: true,
     handler: ({ symbols }) => Promise.resolve([...stockList(symbols)]),
@@ -43,6 +44,7 @@ export const listEndpoints: EndpointDefinition[] = [
       name: z.string().describe('Fund name'),
     }),
     maxAge: LIST_MAX_AGE,
+    cadence: DIRECTORY_CADENCE,
     example: '',
     csv: true,
     handler: ({ symbols }) => Promise.resolve([...etfList(symbols)]),
@@ -70,6 +72,7 @@ export const listEndpoints: EndpointDefinition[] = [
         .describe('Coins that will ever exist; null when unknown or unlimited'),
     }),
     maxAge: LIST_MAX_AGE,
+    cadence: DIRECTORY_CADENCE,
     example: '',
     csv: true,
     handler: ({ symbols }) => Promise.resolve([...cryptoList(symbols)]),
@@ -89,6 +92,7 @@ export const listEndpoints: EndpointDefinition[] = [
       toName: z.string().describe('Name of the quote currency'),
     }),
     maxAge: LIST_MAX_AGE,
+    cadence: DIRECTORY_CADENCE,
     example: '',
     csv: true,
     handler: ({ symbols }) => Promise.resolve([...forexList(symbols)]),
@@ -108,6 +112,7 @@ export const listEndpoints: EndpointDefinition[] = [
       currency: z.string().describe('Quote currency (USX means US cents)'),
     }),
     maxAge: LIST_MAX_AGE,
+    cadence: DIRECTORY_CADENCE,
     example: '',
     csv: true,
     handler: ({ symbols }) => Promise.resolve([...commodityList(symbols)]),
@@ -126,6 +131,7 @@ export const listEndpoints: EndpointDefinition[] = [
       currency: z.string().describe('Currency of the index level'),
     }),
     maxAge: LIST_MAX_AGE,
+    cadence: DIRECTORY_CADENCE,
     example: '',
     csv: true,
     handler: ({ symbols }) => Promise.resolve([...indexList(symbols)]),

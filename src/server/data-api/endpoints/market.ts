@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { marketMovers, sectorPerformance, type MoverKind } from '../../services/market-data/movers.ts';
-import { dateParam, defineEndpoint, type EndpointDefinition } from '../endpoint.ts';
+import { dateParam, defineEndpoint, SESSION_CLOSE_CADENCE, type EndpointDefinition } from '../endpoint.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 const moverRow = z.object({
@@ -25,6 +25,10 @@ function moversEndpoint(path: string, kind: MoverKind, summary: string, order: s
     params: z.object({}),
     row: moverRow,
     maxAge: 300,
+    cadence: {
+      ...SESSION_CLOSE_CADENCE,
+      when: 'After the US session’s close (16:00 New York time), from the day’s daily bars.',
+    },
     example: '',
     csv: true,
     handler: ({ db, symbols, now }) => marketMovers(db, symbols, kind, now),
@@ -67,6 +71,10 @@ export const marketEndpoints: EndpointDefinition[] = [
         .describe('Mean change of the sector’s stocks from their previous close, in percent'),
     }),
     maxAge: 3600,
+    cadence: {
+      ...SESSION_CLOSE_CADENCE,
+      when: 'After each session’s close: a new row per sector and exchange for the day.',
+    },
     example: 'date=2026-11-20',
     csv: true,
     handler: ({ db, params, symbols }) => sectorPerformance(db, symbols, params),

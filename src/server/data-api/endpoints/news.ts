@@ -9,6 +9,7 @@ import {
   symbolParam,
   symbolsParam,
   type EndpointDefinition,
+  type UpdateCadence,
 } from '../endpoint.ts';
 import { DATA_TIERS, InvalidParametersError, type DataTier } from '../../services/market-data/plan-access.ts';
 
@@ -22,6 +23,12 @@ const newsRow = z.object({
   text: z.string().describe('Opening text of the article'),
   url: z.string().describe('Link to the full article'),
 });
+
+/** Articles arrive one by one, as their publishers put them out. */
+const NEWS_CADENCE: UpdateCadence = {
+  frequency: 'real-time',
+  when: 'As articles are published, round the clock: each appears within minutes of its publication.',
+};
 
 /** Refuses a date range that ends before it starts, which would silently answer nothing. */
 export function checkDateRange(from: string | undefined, to: string | undefined): void {
@@ -56,6 +63,7 @@ function newsEndpoint(
       symbolParam: 'symbols',
       csv: true,
       maxAge: 300,
+      cadence: NEWS_CADENCE,
       example,
       handler: ({ db, params }) => {
         checkDateRange(params.from, params.to);
@@ -79,6 +87,7 @@ function newsEndpoint(
     symbolParam: 'symbols',
     csv: true,
     maxAge: 300,
+    cadence: NEWS_CADENCE,
     example,
     handler: ({ db, params }) => {
       checkDateRange(params.from, params.to);
@@ -142,6 +151,10 @@ export const newsEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     csv: false,
     maxAge: 86400,
+    cadence: {
+      frequency: 'quarterly',
+      when: 'Each quarter, after the company’s earnings call: its transcript is added within a day of the call.',
+    },
     example: 'symbol=AAPL&year=2026&quarter=3',
     handler: ({ db, params }) => transcriptRows(db, params.symbol, params.year, params.quarter),
   }),

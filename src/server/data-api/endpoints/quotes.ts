@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { quotes, shortQuotes } from '../../services/market-data/quotes.ts';
-import { defineEndpoint, symbolParam, symbolsParam, type EndpointDefinition } from '../endpoint.ts';
+import {
+  defineEndpoint,
+  SESSION_CLOSE_CADENCE,
+  symbolParam,
+  symbolsParam,
+  type EndpointDefinition,
+} from '../endpoint.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 const quoteRow = z.object({
@@ -47,6 +53,7 @@ export const quoteEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     row: quoteRow,
     maxAge: QUOTE_MAX_AGE,
+    cadence: SESSION_CLOSE_CADENCE,
     example: 'symbol=AAPL',
     csv: false,
     handler: ({ db, params, symbols, now }) => quotes(db, symbols, [params.symbol], now),
@@ -61,6 +68,7 @@ export const quoteEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     row: shortRow,
     maxAge: QUOTE_MAX_AGE,
+    cadence: SESSION_CLOSE_CADENCE,
     example: 'symbol=AAPL',
     csv: false,
     handler: ({ db, params, symbols, now }) => shortQuotes(db, symbols, [params.symbol], now),
@@ -75,6 +83,7 @@ export const quoteEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbols',
     row: quoteRow,
     maxAge: QUOTE_MAX_AGE,
+    cadence: SESSION_CLOSE_CADENCE,
     example: 'symbols=AAPL,MSFT',
     csv: false,
     handler: ({ db, params, symbols, now }) => quotes(db, symbols, params.symbols, now),
@@ -90,6 +99,7 @@ export const quoteEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbols',
     row: shortRow,
     maxAge: QUOTE_MAX_AGE,
+    cadence: SESSION_CLOSE_CADENCE,
     example: 'symbols=AAPL,MSFT',
     csv: false,
     handler: ({ db, params, symbols, now }) => shortQuotes(db, symbols, params.symbols, now),

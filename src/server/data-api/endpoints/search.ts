@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { searchSymbols } from '../../services/market-data/search.ts';
-import { defineEndpoint, limitParam, type EndpointDefinition } from '../endpoint.ts';
+import { defineEndpoint, DIRECTORY_CADENCE, limitParam, type EndpointDefinition } from '../endpoint.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
 const searchParams = z.object({
@@ -40,6 +40,7 @@ export const searchEndpoints: EndpointDefinition[] = [
     params: searchParams,
     row: searchRow,
     maxAge: 3600,
+    cadence: DIRECTORY_CADENCE,
     example: 'query=AAP',
     csv: true,
     handler: ({ params, symbols }) =>
@@ -61,6 +62,7 @@ export const searchEndpoints: EndpointDefinition[] = [
     params: searchParams,
     row: searchRow,
     maxAge: 3600,
+    cadence: DIRECTORY_CADENCE,
     example: 'query=Apple',
     csv: true,
     handler: ({ params, symbols }) =>

@@ -11,6 +11,7 @@ import {
 import type { StatementType } from '../../db/schema.ts';
 import {
   defineEndpoint,
+  FILING_CADENCE,
   limitParam,
   periodParam,
   symbolParam,
@@ -71,6 +72,7 @@ function statementEndpoint(
     tierFor: quarterlyTier('quarterly statements'),
     csv: true,
     maxAge: 3600,
+    cadence: FILING_CADENCE,
     example: 'symbol=AAPL&period=annual&limit=5',
     handler: ({ db, params }) => statementRows(db, type, params),
   });
