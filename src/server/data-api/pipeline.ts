@@ -6,7 +6,7 @@ import { UsageMeter } from '../services/api-usage.ts';
 import { CachedDirectory, symbolTier, type SymbolDirectory } from '../services/market-data/directory.ts';
 import { Memo } from '../services/market-data/memo.ts';
 import { InvalidParametersError, PlanRequiredError } from '../services/market-data/plan-access.ts';
-import { KeyChecker, type AccessRefusal, type DataCaller } from './access.ts';
+import { KeyChecker, type AccessRefusal, type DataCaller, type KeyCheckerOptions } from './access.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { DataApiError, type EndpointDefinition } from './endpoint.ts';
 import { countCall, countCallNow, limitMessage, releaseCall, type LimitVerdict } from './limits.ts';
@@ -80,6 +80,8 @@ export interface DataPipelineOptions {
   /** Every endpoint served, in documentation order. */
   endpoints: readonly EndpointDefinition[];
   flushIntervalMs?: number | undefined;
+  /** How a key's account is checked at the identity provider (default: the accounts service's check). */
+  checkIdentity?: KeyCheckerOptions['checkIdentity'];
 }
 
 /** The data API without a transport: HTTP, a stream or a tool server call it alike. */
@@ -214,6 +216,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     database,
     now,
     ...(options.secret === undefined ? {} : { secret: options.secret }),
+    ...(options.checkIdentity === undefined ? {} : { checkIdentity: options.checkIdentity }),
   });
   const meter = new UsageMeter({
     database,
