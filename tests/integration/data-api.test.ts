@@ -143,7 +143,10 @@ describe('every endpoint answers its documented contract', () => {
 describe('the OpenAPI document', () => {
   interface Operation {
     parameters: { name: string; required: boolean }[];
-    responses: Record<string, { content?: Record<string, { schema: { items?: { properties: object } } }> }>;
+    responses: Record<
+      string,
+      { description?: string; content?: Record<string, { schema: { items?: { properties: object } } }> }
+    >;
     'x-update-cadence': { frequency: string; label: string; when: string };
   }
 

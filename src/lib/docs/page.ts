@@ -1,23 +1,38 @@
 import { $user } from '../stores/user.ts';
+import { startCodeTabs } from './code-tabs.ts';
+import { KEY_PLACEHOLDER } from './key-placeholder.ts';
 
 /*
  * What the documentation pages do in the browser, without a framework: the phone's sidebar toggle,
  * the sidebar's current-page mark after a client-side page change, "Copy page as Markdown", a copy
- * button on every code sample, and the reader's own API key in the samples once the session is
- * known (never in the static HTML, which is the same for everyone).
+ * button on every code sample, the code samples' language tabs (code-tabs.ts), and the reader's own
+ * API key in the samples once the session is known (never in the static HTML, which is the same for
+ * everyone).
  */
 
-/** What code samples write where the reader's key goes. */
-export const KEY_PLACEHOLDER = 'YOUR_API_KEY';
+export { KEY_PLACEHOLDER };
 
 const normal = (path: string): string => (path.length > 1 ? path.replace(/\/$/, '') : path);
 
-/** Marks the sidebar link of the page shown (the sidebar persists across page changes). */
+/**
+ * Marks the sidebar link of the page shown (the sidebar persists across page changes) and opens the
+ * collapsed group it is in, so the reader sees where they are.
+ */
 function markCurrent(): void {
   const here = normal(location.pathname);
   for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-docs-sidebar] a')) {
-    if (normal(new URL(link.href).pathname) === here) link.setAttribute('aria-current', 'page');
-    else link.removeAttribute('aria-current');
+    if (normal(new URL(link.href).pathname) !== here) {
+      link.removeAttribute('aria-current');
+      continue;
+    }
+    link.setAttribute('aria-current', 'page');
+    for (
+      let group = link.closest('details');
+      group !== null;
+      group = group.parentElement?.closest('details') ?? null
+    ) {
+      group.open = true;
+    }
   }
 }
 
@@ -149,4 +164,5 @@ export function startDocs(): void {
   document.addEventListener('astro:page-load', onPage);
   onPage();
   $user.listen(insertKey);
+  startCodeTabs();
 }

@@ -1,15 +1,17 @@
-import { ENDPOINTS } from '../data-api/endpoints/index.ts';
+import { ALL_ENDPOINTS } from '../data-api/endpoints/index.ts';
 import type { EndpointDefinition } from '../data-api/endpoint.ts';
-import { DOCS_BASE } from './navigation.ts';
+import { referencePath } from './paths.ts';
 
 /*
  * The documentation's landing page as a view model: the endpoint catalogue by group, straight from
- * the endpoint definitions (the same source as the OpenAPI document).
+ * the endpoint definitions (the same source as the OpenAPI document), each linked to its reference page.
  */
 
 export interface HomeEndpoint {
   path: string;
   summary: string;
+  /** The endpoint's reference page. */
+  href: string;
 }
 
 export interface HomeGroup {
@@ -17,17 +19,14 @@ export interface HomeGroup {
   endpoints: HomeEndpoint[];
 }
 
-/** Where an endpoint's reference page lives. */
-export function referencePath(endpoint: Pick<EndpointDefinition, 'path'>): string {
-  return `${DOCS_BASE}/stable/${endpoint.path}`;
-}
+export { referencePath };
 
 /** The catalogue: every group in documentation order with its endpoints. */
-export function endpointGroups(endpoints: readonly EndpointDefinition[] = ENDPOINTS): HomeGroup[] {
+export function endpointGroups(endpoints: readonly EndpointDefinition[] = ALL_ENDPOINTS): HomeGroup[] {
   const groups = new Map<string, HomeEndpoint[]>();
   for (const endpoint of endpoints) {
     const list = groups.get(endpoint.group) ?? [];
-    list.push({ path: endpoint.path, summary: endpoint.summary });
+    list.push({ path: endpoint.path, summary: endpoint.summary, href: referencePath(endpoint) });
     groups.set(endpoint.group, list);
   }
   return [...groups].map(([name, list]) => ({ name, endpoints: list }));

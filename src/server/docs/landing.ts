@@ -1,4 +1,4 @@
-import { ENDPOINTS } from '../data-api/endpoints/index.ts';
+import { ALL_ENDPOINTS } from '../data-api/endpoints/index.ts';
 import { endpointGroups, type HomeGroup } from './home.ts';
 import { DOCS_BASE, docsEntries, docsPath, type DocsNavLink } from './navigation.ts';
 
@@ -18,7 +18,7 @@ export async function docsLanding(): Promise<DocsLanding> {
     const entry = entries.find((candidate) => candidate.id === id);
     return entry === undefined ? [] : [{ href: docsPath(entry), label: entry.data.title }];
   });
-  return { groups: endpointGroups(), next, endpointCount: ENDPOINTS.length };
+  return { groups: endpointGroups(), next, endpointCount: ALL_ENDPOINTS.length };
 }
 
 /** The landing page's Markdown twin. */
@@ -48,7 +48,8 @@ export function landingMarkdown(landing: DocsLanding, apiUrl: string): string {
   lines.push('## Endpoints by category', '');
   for (const group of landing.groups) {
     lines.push(`### ${group.name}`, '');
-    for (const endpoint of group.endpoints) lines.push(`- \`/stable/${endpoint.path}\`: ${endpoint.summary}`);
+    for (const endpoint of group.endpoints)
+      lines.push(`- [\`/stable/${endpoint.path}\`](${endpoint.href}.md): ${endpoint.summary}`);
     lines.push('');
   }
   return `${lines.join('\n').trim()}\n`;

@@ -2,6 +2,7 @@ import type { CollectionEntry } from 'astro:content';
 import { SITE_NAME } from '../../lib/routes.ts';
 import { withPublishedApiUrl } from './markdown-plugins.ts';
 import { docsPath } from './navigation.ts';
+import { markdownPath } from './paths.ts';
 
 /*
  * The Markdown twins of the documentation pages (`<page>.md`, also served for `Accept: text/markdown`)
@@ -9,10 +10,7 @@ import { docsPath } from './navigation.ts';
  * with the examples pointing at this deployment's data API.
  */
 
-/** Where a page's Markdown twin lives: the page's path with `.md`. */
-export function markdownPath(pagePath: string): string {
-  return `${pagePath.replace(/\/$/, '')}.md`;
-}
+export { markdownPath };
 
 /** A written page as Markdown: its title, its summary, then its text. */
 export function entryMarkdown(entry: CollectionEntry<'docs'>): string {

@@ -1,24 +1,33 @@
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { DOC_SECTIONS } from '../../content.config.ts';
 import { isPending } from '../../lib/routes.ts';
+import { endpointGroups } from './home.ts';
+import { DOCS_BASE } from './paths.ts';
 
 /*
  * The documentation's sidebar, built at build time from the written pages (the `docs` collection),
- * the reference sections that other modules add, and the docs pages that exist: a page still listed
- * as pending is left out, so the sidebar never leads to a 404.
+ * the API reference (from the endpoint definitions), the sections other modules add, and the docs
+ * pages that exist: a page still listed as pending is left out, so the sidebar never leads to a 404.
  */
 
-/** The base of every documentation page. */
-export const DOCS_BASE = '/developer/docs';
+export { DOCS_BASE };
 
 export interface DocsNavLink {
   href: string;
   label: string;
 }
 
+/** A group of links within a section (the reference's endpoint groups), collapsible on its own. */
+export interface DocsNavGroup {
+  title: string;
+  links: DocsNavLink[];
+}
+
 export interface DocsNavSection {
   title: string;
   links: DocsNavLink[];
+  /** Groups listed after the section's own links. */
+  groups?: DocsNavGroup[];
 }
 
 /** Where a written page lives: `/developer/docs/<id>`. */
@@ -49,18 +58,39 @@ const MORE_LINKS: readonly DocsNavLink[] = [
   { href: `${DOCS_BASE}/legacy-endpoints`, label: 'Legacy endpoints' },
 ];
 
-/** Sections contributed by generated pages (the endpoint reference), placed after the guides. */
+/** Sections contributed by generated pages (the endpoint reference), placed after a written section. */
 export interface ExtraSection extends DocsNavSection {
   /** The written section it follows. */
   after: (typeof DOC_SECTIONS)[number];
 }
 
+/** The sidebar section of the API reference. */
+export const REFERENCE_SECTION_TITLE = 'API reference';
+
 /**
- * The sidebar: "Get started" opens with the overview, then every written section in order with the
- * extra sections after the one they name, then the other documentation pages that exist.
+ * The API reference in the sidebar, after the guides: one group per endpoint group, each endpoint
+ * by its summary, from the endpoint definitions.
+ */
+export function referenceSection(): ExtraSection {
+  return {
+    title: REFERENCE_SECTION_TITLE,
+    after: 'Guides',
+    links: [],
+    groups: endpointGroups().map((group) => ({
+      title: group.name,
+      links: group.endpoints.map((endpoint) => ({ href: endpoint.href, label: endpoint.summary })),
+    })),
+  };
+}
+
+/**
+ * The sidebar of every documentation page: "Get started" opens with the overview, then every written
+ * section in order with the API reference and the extra sections after the one they name, then the
+ * other documentation pages that exist.
  */
 export async function docsNavigation(extra: readonly ExtraSection[] = []): Promise<DocsNavSection[]> {
   const entries = await docsEntries();
+  const added = [referenceSection(), ...extra];
   const sections: DocsNavSection[] = [];
   for (const title of DOC_SECTIONS) {
     const links = entries
@@ -68,8 +98,12 @@ export async function docsNavigation(extra: readonly ExtraSection[] = []): Promi
       .map((entry) => ({ href: docsPath(entry), label: entry.data.title }));
     if (title === 'Get started') links.unshift({ href: DOCS_BASE, label: 'Overview' });
     if (links.length > 0) sections.push({ title, links });
-    for (const section of extra.filter((candidate) => candidate.after === title)) {
-      sections.push({ title: section.title, links: section.links });
+    for (const section of added.filter((candidate) => candidate.after === title)) {
+      sections.push({
+        title: section.title,
+        links: section.links,
+        ...(section.groups === undefined ? {} : { groups: section.groups }),
+      });
     }
   }
   const more = MORE_LINKS.filter((link) => !isPending(link.href));
@@ -82,7 +116,10 @@ export function neighbours(
   sections: readonly DocsNavSection[],
   path: string,
 ): { previous: DocsNavLink | undefined; next: DocsNavLink | undefined } {
-  const links = sections.flatMap((section) => section.links);
+  const links = sections.flatMap((section) => [
+    ...section.links,
+    ...(section.groups ?? []).flatMap((group) => group.links),
+  ]);
   const normal = (href: string): string => (href.length > 1 ? href.replace(/\/$/, '') : href);
   const index = links.findIndex((link) => normal(link.href) === normal(path));
   if (index < 0) return { previous: undefined, next: undefined };
