@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { changelogEntrySchema } from './server/docs/changelog.ts';
 
 /** The legal documents linked from the footer (Terms of Service, Privacy Policy). */
 const legal = defineCollection({
@@ -34,4 +35,14 @@ const docs = defineCollection({
   }),
 });
 
-export const collections = { legal, docs };
+/**
+ * The API changelog's entries (`/developer/docs/changelog/` and its RSS feed): one Markdown file per
+ * change, dated, of one kind, naming the endpoints it concerns (a test fails when an endpoint is in
+ * none, or an entry names one that does not exist).
+ */
+const changelog = defineCollection({
+  loader: glob({ pattern: '*.md', base: './src/content/changelog' }),
+  schema: changelogEntrySchema,
+});
+
+export const collections = { legal, docs, changelog };
