@@ -55,6 +55,11 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
   { type: 'legal', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/terms-of-service' }] },
   { type: 'docs landing', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs' }] },
   { type: 'docs guide', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs/quickstart' }] },
+  {
+    type: 'docs reference',
+    targets: CONTENT_PAGE_TARGETS,
+    pages: [{ path: '/developer/docs/stable/quote' }],
+  },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {
