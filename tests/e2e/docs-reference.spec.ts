@@ -22,7 +22,7 @@ test.describe('API reference', () => {
       page.getByText('http://localhost:4322/stable/historical-price-eod/full').first(),
     ).toBeVisible();
     const parameters = page.getByRole('region', { name: 'Table: parameters' });
-    await expect(parameters.getByRole('row', { name: /^symbol string Yes/ })).toBeVisible();
+    await expect(parameters.getByRole('row', { name: /^symbol\s*string, required/ })).toBeVisible();
     await expect(page.getByText(/the last year on Free, the last 10 years on Starter/)).toBeVisible();
     await expect(page.getByText(/^The first 3 of the [\d,]+ rows of a real answer/)).toBeVisible();
     await expect(

@@ -74,8 +74,8 @@ describe('the API reference', () => {
 
   it('names the cheapest plan that opens an endpoint, and the plan that opens parameter values above it', () => {
     const statements = referencePage(endpoint('income-statement'), API).access;
-    expect(accessText(statements)).toMatch(
-      /^Fundamentals data: opened by the Starter plan \(\$19 a month\) and included in /,
+    expect(accessText(statements)).toBe(
+      'Fundamentals data: opened by the Starter plan ($19 a month) and included in Professional, Professional (annual), Power, Power (annual), Commercial Build and Commercial Enterprise.',
     );
     expect(raisedTexts(statements)).toContain(
       'Quarterly statements (Professional data) need the Professional plan ($39 a month) or above.',

@@ -49,7 +49,7 @@ export interface ReferenceAccess {
   tierName: string;
   /** The cheapest plan that opens it. */
   cheapest: PlanFacts | undefined;
-  /** Every other active plan that includes it, cheapest first. */
+  /** Every other active plan that includes it, by data tier, then cheapest first. */
   alsoIn: PlanFacts[];
   /** Whether the plan also decides which symbols may be asked for. */
   symbols: boolean;
@@ -184,7 +184,9 @@ export function referenceAccess(
   endpoint: EndpointDefinition,
   plans: readonly PlanFacts[] = REFERENCE_DATA.plans,
 ): ReferenceAccess {
-  const [cheapest, ...alsoIn] = plansFor(endpoint.tier, plans);
+  const [cheapest, ...others] = plansFor(endpoint.tier, plans);
+  // The others by what they open, then by price: a plan's annual billing next to its monthly one.
+  const alsoIn = others.toSorted((a, b) => a.dataTier - b.dataTier || a.priceCents - b.priceCents);
   return {
     tier: endpoint.tier,
     tierName: TIER_NAMES[endpoint.tier],
