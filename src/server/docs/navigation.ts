@@ -72,7 +72,11 @@ export async function docsNavigation(extra: readonly ExtraSection[] = []): Promi
       sections.push({ title: section.title, links: section.links });
     }
   }
-  const more = MORE_LINKS.filter((link) => !isPending(link.href));
+  // A page listed under More that is now a written page (the integrations page) is listed once, in its section.
+  const written = new Set(entries.map((entry) => docsPath(entry)));
+  const more = MORE_LINKS.filter(
+    (link) => !isPending(link.href) && !written.has(link.href.replace(/\/$/, '')),
+  );
   if (more.length > 0) sections.push({ title: 'More', links: more });
   return sections;
 }
