@@ -166,7 +166,12 @@ test.describe('documentation', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Third-party integrations' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: 'fmp-data (Python)' })).toBeVisible();
     const sidebar = page.getByRole('navigation', { name: 'Documentation' });
-    await expect(sidebar.getByRole('link', { name: 'Third-party integrations' })).toHaveCount(1);
+    await expect(sidebar.getByRole('link', { name: 'Third-party integrations' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    // Listed once, in its section, though the sidebar's "More" links also name the page.
+    await expect(sidebar.locator('a[href^="/developer/docs/resources"]')).toHaveCount(1);
   });
 
   test.describe('on a phone', () => {
