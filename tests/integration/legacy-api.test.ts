@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacyEndpointMessage } from '../../src/server/data-api/access.ts';
+import { LEGACY_ROUTES, legacyEndpointMessage } from '../../src/server/data-api/legacy.ts';
+import { legacyGuide } from '../../src/server/data-api/legacy-guide.ts';
 import { siteUrl } from '../../src/server/app/config.ts';
 import { accessTokenKey, signPublicToken } from '../../src/server/auth/tokens.ts';
 import {
@@ -341,6 +342,26 @@ describe('usage and unknown paths', () => {
       const message = await errorOf(res);
       expect(message).toContain(path);
       expect(message).toContain('/developer/docs/legacy-endpoints');
+    }
+  });
+});
+
+describe('the migration guide', () => {
+  it('lists every legacy endpoint, and each example it shows answers in both styles', async () => {
+    const entries = legacyGuide().flatMap((group) => group.entries);
+    expect(entries.map((entry) => entry.legacy.path)).toEqual(
+      LEGACY_ROUTES.map((route) => `/api/v3/${route.path}`),
+    );
+    for (const entry of entries) {
+      const examples = [
+        { url: entry.legacy.example, key: legacyKey },
+        { url: entry.stable.example, key: currentKey },
+        ...(entry.batch === undefined ? [] : [{ url: entry.batch.example, key: currentKey }]),
+      ];
+      for (const { url, key } of examples) {
+        const res = await h.request(url, {}, { apikey: key });
+        expect(res.status, url).toBe(200);
+      }
     }
   });
 });

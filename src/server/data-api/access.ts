@@ -60,14 +60,6 @@ export const UNVERIFIED_KEY_MESSAGE =
 export const ACCESS_TOKEN_AS_KEY_MESSAGE =
   'This is a sign-in token, not an API key. Use the API key shown on your dashboard.';
 
-/**
- * FMP's refusal of a legacy endpoint to an account without the legacy flag, word for word (clients
- * written for FMP recognise it); the documentation page it names is this site's.
- */
-export function legacyEndpointMessage(siteUrl: string): string {
-  return `Legacy Endpoint : Due to Legacy endpoints being no longer supported - This endpoint is only available for legacy users who have valid subscriptions prior August 31, 2025. Please visit our documentation page ${siteUrl}/developer/docs for our current APIs.`;
-}
-
 const REFUSALS: Record<ApiKeyRefusal, AccessRefusal> = {
   unknown: { status: 401, message: INVALID_KEY_MESSAGE },
   revoked: { status: 401, message: REVOKED_KEY_MESSAGE },

@@ -11,6 +11,14 @@ import type { EndpointDefinition } from './endpoint.ts';
 /** Where legacy paths live on the data API. */
 export const LEGACY_PREFIX = '/api/v3/';
 
+/**
+ * FMP's refusal of a legacy endpoint to an account without the legacy flag, word for word (clients
+ * written for FMP recognise it); the documentation page it names is this site's.
+ */
+export function legacyEndpointMessage(siteUrl: string): string {
+  return `Legacy Endpoint : Due to Legacy endpoints being no longer supported - This endpoint is only available for legacy users who have valid subscriptions prior August 31, 2025. Please visit our documentation page ${siteUrl}/developer/docs for our current APIs.`;
+}
+
 /** One legacy path and the stable endpoint that answers it. */
 export interface LegacyRoute {
   /** The path under /api/v3/; a last segment `{symbol}` carries the ticker (FMP's symbol in the path). */

@@ -7,7 +7,8 @@ import { CachedDirectory, symbolTier, type SymbolDirectory } from '../services/m
 import { Memo } from '../services/market-data/memo.ts';
 import { InvalidParametersError, PlanRequiredError } from '../services/market-data/plan-access.ts';
 import { siteUrl } from '../app/config.ts';
-import { KeyChecker, legacyEndpointMessage, type AccessRefusal, type DataCaller } from './access.ts';
+import { KeyChecker, type AccessRefusal, type DataCaller } from './access.ts';
+import { legacyEndpointMessage } from './legacy.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { DataApiError, type EndpointDefinition } from './endpoint.ts';
 import { countCall, countCallNow, limitMessage, releaseCall, type LimitVerdict } from './limits.ts';
