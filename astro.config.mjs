@@ -5,7 +5,9 @@ import postcssJitProps from 'postcss-jit-props';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import mdx from '@astrojs/mdx';
+import rehypeHighlight from 'rehype-highlight';
 import { buildIntegration } from './src/server/app/build-integration.ts';
+import { rehypeScrollTables, remarkPublishedApiUrl } from './src/server/docs/markdown-plugins.ts';
 import { inlineScriptHashes, inlineStyleHashes } from './src/server/app/inline-hashes.ts';
 
 const port = Number(process.env.PORT ?? 4321);
@@ -30,7 +32,12 @@ export default defineConfig({
     // where frame-ancestors would be ignored); the site server sends it on every HTML answer.
     staticHeaders: true,
   }),
-  integrations: [react(), mdx(), buildIntegration(), demandDirective],
+  integrations: [
+    react(),
+    mdx({ extendMarkdownConfig: false, syntaxHighlight: false }),
+    buildIntegration(),
+    demandDirective,
+  ],
   session: false,
   // Astro hashes every inline script and style it emits into script-src and style-src, for all
   // pages alike; the site server completes the policy (src/server/app/content-security-policy.ts).
@@ -41,9 +48,13 @@ export default defineConfig({
       styleDirective: { hashes: inlineStyleHashes() },
     },
   },
-  // Shiki colours code with style attributes, which the pages' policy refuses (no content has code
-  // blocks today; one added later stays plain rather than breaking the policy).
-  markdown: { syntaxHighlight: false },
+  // Code is coloured with classes (highlight.js through rehype-highlight) rather than Shiki, which
+  // colours with style attributes that the pages' policy refuses; src/styles/prose.css has the colours.
+  markdown: {
+    syntaxHighlight: false,
+    remarkPlugins: [remarkPublishedApiUrl],
+    rehypePlugins: [[rehypeHighlight, { detect: false }], rehypeScrollTables],
+  },
   server: { port, host: '127.0.0.1' },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   // Small style sheets (a page's own, under 10 KB) go inline, so a first visit waits for one style

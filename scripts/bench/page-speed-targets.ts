@@ -53,6 +53,8 @@ export const CONTENT_PAGE_TARGETS: PageSpeedTargets = {
 export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
   { type: 'home', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/' }] },
   { type: 'legal', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/terms-of-service' }] },
+  { type: 'docs landing', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs' }] },
+  { type: 'docs guide', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs/quickstart' }] },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {

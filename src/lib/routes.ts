@@ -251,7 +251,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/datasets/market-data-real-time',
   '/datasets/ownership-senate-insider',
   '/datasets/search-directory',
-  '/developer/docs',
   '/developer/docs/admin',
   '/developer/docs/changelog',
   '/developer/docs/cycle-times',

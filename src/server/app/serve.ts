@@ -6,6 +6,7 @@ import { closeSharedDataApi, sharedDataApi } from '../data-api/app.ts';
 import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from '../services/market-data/seed/index.ts';
 import { secureAnswer } from './answer-headers.ts';
 import { compressAnswer } from './compress.ts';
+import { markdownTwins, negotiateMarkdown } from './markdown-twins.ts';
 import { seedSettings } from './config.ts';
 import { pagePolicyMaker, readBuiltPagePolicy } from './content-security-policy.ts';
 import { serveHashedAsset } from './static-assets.ts';
@@ -102,8 +103,10 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
   const { host, clientDir, siteHandler } = options;
   const pagePolicy = pagePolicyMaker(readBuiltPagePolicy(options.headersFile));
   await ensureMarketData((await getDatabase()).db);
+  const twins = await markdownTwins(clientDir);
   const site = createServer((req, res) => {
     secureAnswer(req, res, pagePolicy);
+    negotiateMarkdown(twins, req, res);
     serveHashedAsset(clientDir, req, res)
       .then((served) => {
         if (!served) {

@@ -1,0 +1,85 @@
+import type { Element, ElementContent, Root as HastRoot } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
+import { visit } from 'unist-util-visit';
+
+/*
+ * Two small Markdown steps the documentation needs, written here because each is a few lines over
+ * the syntax trees that Astro's Markdown pipeline already builds (no library does either as such).
+ */
+
+/** The data API's address the written pages use in their examples. */
+export const DOCS_EXAMPLE_API_URL = 'http://localhost:4322';
+
+/**
+ * The data API's address as this deployment publishes it (PUBLIC_DATA_API_URL, as the pages' own
+ * code reads it), so the examples in the written pages run against the right server.
+ */
+export function publishedApiUrl(env: Record<string, string | undefined> = process.env): string {
+  const configured = env.PUBLIC_DATA_API_URL?.trim() ?? '';
+  return (configured === '' ? DOCS_EXAMPLE_API_URL : configured).replace(/\/+$/, '');
+}
+
+/** Replaces the example address with the published one in a page's Markdown text. */
+export function withPublishedApiUrl(markdown: string, url: string = publishedApiUrl()): string {
+  return url === DOCS_EXAMPLE_API_URL ? markdown : markdown.replaceAll(DOCS_EXAMPLE_API_URL, url);
+}
+
+/** Remark: the published data API address in every text, code sample and link of a written page. */
+export function remarkPublishedApiUrl(url: string = publishedApiUrl()) {
+  return (tree: MdastRoot): void => {
+    if (url === DOCS_EXAMPLE_API_URL) return;
+    visit(tree, (node) => {
+      if ('value' in node && typeof node.value === 'string')
+        node.value = withPublishedApiUrl(node.value, url);
+      if ('url' in node && typeof node.url === 'string') node.url = withPublishedApiUrl(node.url, url);
+    });
+  };
+}
+
+/**
+ * Rehype: every table inside a focusable, labelled region that scrolls sideways on a narrow screen,
+ * so a wide table never widens the page (the same frame as the symbol pages' tables).
+ */
+export function rehypeScrollTables() {
+  return (tree: HastRoot): void => {
+    visit(tree, 'element', (node: Element, index, parent) => {
+      if (node.tagName !== 'table' || parent === undefined || index === undefined) return;
+      if (parent.type === 'element' && parent.properties.className?.toString().includes('table-scroll'))
+        return;
+      const caption = firstHeaderText(node);
+      const frame: Element = {
+        type: 'element',
+        tagName: 'div',
+        properties: {
+          className: ['table-scroll'],
+          tabIndex: 0,
+          role: 'region',
+          ariaLabel: caption === '' ? 'Table' : `Table: ${caption}`,
+        },
+        children: [node],
+      };
+      parent.children.splice(index, 1, frame as ElementContent);
+    });
+  };
+}
+
+function textOf(node: ElementContent): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(textOf).join('');
+  return '';
+}
+
+/** The first header cells' text, naming the table for assistive technology. */
+function firstHeaderText(table: Element): string {
+  let text = '';
+  visit(table, 'element', (cell: Element) => {
+    if (text === '' && cell.tagName === 'tr') {
+      text = cell.children
+        .filter((child): child is Element => child.type === 'element' && child.tagName === 'th')
+        .map((child) => textOf(child).trim())
+        .filter((value) => value !== '')
+        .join(', ');
+    }
+  });
+  return text;
+}

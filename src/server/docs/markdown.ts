@@ -1,0 +1,51 @@
+import type { CollectionEntry } from 'astro:content';
+import { SITE_NAME } from '../../lib/routes.ts';
+import { withPublishedApiUrl } from './markdown-plugins.ts';
+import { docsPath } from './navigation.ts';
+
+/*
+ * The Markdown twins of the documentation pages (`<page>.md`, also served for `Accept: text/markdown`)
+ * and the index of them for AI tools (`/llms.txt`, `/llms-full.txt`): the same text the pages show,
+ * with the examples pointing at this deployment's data API.
+ */
+
+/** Where a page's Markdown twin lives: the page's path with `.md`. */
+export function markdownPath(pagePath: string): string {
+  return `${pagePath.replace(/\/$/, '')}.md`;
+}
+
+/** A written page as Markdown: its title, its summary, then its text. */
+export function entryMarkdown(entry: CollectionEntry<'docs'>): string {
+  const body = (entry.body ?? '').trim();
+  return withPublishedApiUrl(`# ${entry.data.title}\n\n> ${entry.data.description}\n\n${body}\n`);
+}
+
+/** One page in the index for AI tools. */
+export interface LlmsPage {
+  title: string;
+  description: string;
+  /** The page's path; its twin is this with `.md`. */
+  path: string;
+  section: string;
+}
+
+/** `/llms.txt`: what the site is and every documentation page's Markdown twin, by section. */
+export function llmsIndex(pages: readonly LlmsPage[], site: string): string {
+  const lines = [
+    `# ${SITE_NAME} API documentation`,
+    '',
+    `> Financial market data through an FMP-compatible REST API: quotes, historical prices, company fundamentals, statements, economics, crypto, forex and commodities. Each link below is a page of the documentation as Markdown.`,
+    '',
+  ];
+  const sections = [...new Set(pages.map((page) => page.section))];
+  for (const section of sections) {
+    lines.push(`## ${section}`, '');
+    for (const page of pages.filter((candidate) => candidate.section === section)) {
+      lines.push(`- [${page.title}](${new URL(markdownPath(page.path), site).href}): ${page.description}`);
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n').trim()}\n`;
+}
+
+export { docsPath };

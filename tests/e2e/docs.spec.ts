@@ -1,0 +1,115 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { openPage, signInAs } from './fixtures.ts';
+
+test.describe('documentation', () => {
+  test('a newcomer opens the documentation, finds the quickstart and reads it page by page', async ({
+    page,
+  }) => {
+    await openPage(page, '/');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Documentation' })
+      .click();
+    await page.locator('#header-menu-documentation').getByRole('link', { name: 'API Documentation' }).click();
+
+    await expect(page).toHaveURL(/\/developer\/docs$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'API documentation' })).toBeVisible();
+    const sidebar = page.getByRole('navigation', { name: 'Documentation' });
+    await expect(sidebar.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('heading', { level: 2, name: 'Endpoints by category' })).toBeVisible();
+    await expect(page.getByText('/stable/income-statement', { exact: true })).toBeVisible();
+
+    await sidebar.getByRole('link', { name: 'Quickstart' }).click();
+    await expect(page).toHaveURL(/\/developer\/docs\/quickstart$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Quickstart' })).toBeVisible();
+    await expect(sidebar.getByRole('link', { name: 'Quickstart' })).toHaveAttribute('aria-current', 'page');
+    await expect(sidebar.getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current', 'page');
+    await expect(
+      page.getByRole('complementary').getByRole('link', { name: '2. Make your first call' }),
+    ).toBeVisible();
+    await expect(page.getByText(/^Last updated /)).toBeVisible();
+
+    await page
+      .getByRole('navigation', { name: 'Previous and next pages' })
+      .getByRole('link', { name: /Overview/ })
+      .click();
+    await expect(page).toHaveURL(/\/developer\/docs$/);
+  });
+
+  test('a signed-out reader sees the key placeholder in the samples', async ({ page }) => {
+    await openPage(page, '/developer/docs/quickstart');
+    await expect(page.locator('pre').first()).toContainText('apikey=YOUR_API_KEY');
+  });
+
+  test('a signed-in reader finds their own key in the samples and copies one', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const key = 'k3yOfTheReader0123456789abcdefghijklmnopqrs';
+    await signInAs(page, { username: 'reader', apiKey: key });
+    await openPage(page, '/developer/docs/quickstart');
+    const sample = page.locator('pre').first();
+    await expect(sample).toContainText(`apikey=${key}`);
+    await expect(page.locator('pre', { hasText: 'YOUR_API_KEY' })).toHaveCount(0);
+
+    await sample.getByRole('button', { name: 'Copy code' }).click();
+    await expect(sample.getByRole('button', { name: 'Copy code' })).toHaveText('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`apikey=${key}`);
+
+    await page.getByRole('button', { name: 'Copy page as Markdown' }).click();
+    await expect(page.getByText('Copied the page as Markdown.')).toBeVisible();
+    const markdown = await page.evaluate(() => navigator.clipboard.readText());
+    expect(markdown).toMatch(/^# Quickstart\n/);
+    expect(markdown).toContain(`apikey=${key}`);
+  });
+
+  test('an AI tool reads any documentation page as Markdown, and the index of them', async ({ request }) => {
+    const twin = await request.get('/developer/docs/quickstart', { headers: { Accept: 'text/markdown' } });
+    expect(twin.headers()['content-type']).toMatch(/^text\/markdown/);
+    expect(await twin.text()).toMatch(/^# Quickstart\n\n> /);
+    const page = await request.get('/developer/docs/quickstart');
+    expect(page.headers()['content-type']).toMatch(/^text\/html/);
+    expect(page.headers().vary).toContain('Accept');
+
+    const index = await request.get('/llms.txt');
+    const text = await index.text();
+    expect(text).toMatch(/^# .+ API documentation\n/);
+    const links = [...text.matchAll(/\]\((https?:\/\/[^)]+\.md)\)/g)].map(
+      (match) => new URL(match[1] ?? '').pathname,
+    );
+    expect(links).toContain('/developer/docs/quickstart.md');
+    for (const path of links) expect((await request.get(path)).status(), path).toBe(200);
+    expect(await (await request.get('/llms-full.txt')).text()).toContain('# Quickstart');
+  });
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+    test('the documentation menu opens the sidebar, and following a link closes it', async ({ page }) => {
+      await openPage(page, '/developer/docs');
+      const toggle = page.getByRole('button', { name: 'Documentation menu' });
+      const sidebar = page.getByRole('navigation', { name: 'Documentation' });
+      await expect(sidebar).toBeHidden();
+      await toggle.click();
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      await sidebar.getByRole('link', { name: 'Quickstart' }).click();
+      await expect(page).toHaveURL(/\/developer\/docs\/quickstart$/);
+      await expect(page.getByRole('navigation', { name: 'Documentation' })).toBeHidden();
+    });
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`documentation pages have no accessibility violations (${theme})`, async ({ page }) => {
+      await page.addInitScript((mode) => {
+        localStorage.setItem('themeMode', mode);
+      }, theme);
+      for (const path of ['/developer/docs', '/developer/docs/quickstart']) {
+        await openPage(page, path);
+        const results = await new AxeBuilder({ page }).analyze();
+        expect(
+          results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+          path,
+        ).toEqual([]);
+      }
+    });
+  }
+});

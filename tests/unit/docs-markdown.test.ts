@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { unified } from 'unified';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import rehypeStringify from 'rehype-stringify';
+import {
+  DOCS_EXAMPLE_API_URL,
+  publishedApiUrl,
+  rehypeScrollTables,
+  remarkPublishedApiUrl,
+  withPublishedApiUrl,
+} from '../../src/server/docs/markdown-plugins.ts';
+import { negotiateMarkdown, wantsMarkdown } from '../../src/server/app/markdown-twins.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+async function html(markdown: string, url: string): Promise<string> {
+  const file = await unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkPublishedApiUrl, url)
+    .use(remarkRehype)
+    .use(rehypeScrollTables)
+    .use(rehypeStringify)
+    .process(markdown);
+  return String(file);
+}
+
+describe('the documentation examples', () => {
+  it('point at the data API the deployment publishes, in text, code and links', async () => {
+    const url = 'https://data.example.org';
+    const out = await html(
+      `Call [the API](${DOCS_EXAMPLE_API_URL}/stable/quote) at \`${DOCS_EXAMPLE_API_URL}\`:\n\n\`\`\`sh\ncurl "${DOCS_EXAMPLE_API_URL}/stable/quote?symbol=AAPL"\n\`\`\`\n`,
+      url,
+    );
+    expect(out).not.toContain(DOCS_EXAMPLE_API_URL);
+    expect(out).toContain(`href="${url}/stable/quote"`);
+    expect(out).toContain(`curl "${url}/stable/quote?symbol=AAPL"`);
+  });
+
+  it('keep the local address when none is published, and drop a trailing slash', () => {
+    expect(publishedApiUrl({})).toBe(DOCS_EXAMPLE_API_URL);
+    expect(publishedApiUrl({ PUBLIC_DATA_API_URL: 'https://api.example.org/' })).toBe(
+      'https://api.example.org',
+    );
+    expect(withPublishedApiUrl(`${DOCS_EXAMPLE_API_URL}/stable`, 'https://x.test')).toBe(
+      'https://x.test/stable',
+    );
+  });
+
+  it('put every table in a labelled region that scrolls on its own', async () => {
+    const out = await html('| Status | Meaning |\n| --- | --- |\n| 401 | No key |\n', DOCS_EXAMPLE_API_URL);
+    expect(out).toMatch(
+      /^<div class="table-scroll" tabindex="0" role="region" aria-label="Table: Status, Meaning"><table>/,
+    );
+  });
+});
+
+describe('Markdown twins', () => {
+  it('are asked for with Accept: text/markdown, which browsers never send', () => {
+    expect(wantsMarkdown('text/markdown')).toBe(true);
+    expect(wantsMarkdown('text/markdown;q=0.9, text/plain')).toBe(true);
+    expect(wantsMarkdown('text/html,application/xhtml+xml,*/*;q=0.8')).toBe(false);
+    expect(wantsMarkdown(undefined)).toBe(false);
+  });
+
+  it('answer a page that has one, and mark its answers as varying by Accept', () => {
+    const twins = new Set(['/developer/docs/quickstart.md']);
+    const headers = new Map<string, string>();
+    const res = {
+      setHeader: (name: string, value: string) => headers.set(name, value),
+    } as unknown as ServerResponse;
+    const req = {
+      method: 'GET',
+      url: '/developer/docs/quickstart/?x=1',
+      headers: { accept: 'text/markdown' },
+    };
+    negotiateMarkdown(twins, req as unknown as IncomingMessage, res);
+    expect(req.url).toBe('/developer/docs/quickstart.md?x=1');
+    expect(headers.get('Vary')).toBe('Accept');
+
+    const page = { method: 'GET', url: '/developer/docs/quickstart', headers: { accept: 'text/html' } };
+    negotiateMarkdown(twins, page as unknown as IncomingMessage, res);
+    expect(page.url).toBe('/developer/docs/quickstart');
+
+    const other = { method: 'GET', url: '/terms-of-service', headers: { accept: 'text/markdown' } };
+    negotiateMarkdown(twins, other as unknown as IncomingMessage, res);
+    expect(other.url).toBe('/terms-of-service');
+  });
+});
