@@ -82,6 +82,7 @@ test.describe('the legacy endpoints guide', () => {
 
     await page
       .getByRole('navigation', { name: 'On this page' })
+      .filter({ visible: true })
       .getByRole('link', { name: 'Statements' })
       .click();
     await expect(page.getByRole('heading', { name: 'Statements' })).toBeInViewport();
