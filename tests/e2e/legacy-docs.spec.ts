@@ -88,6 +88,16 @@ test.describe('the legacy endpoints guide', () => {
     await expect(page.getByRole('heading', { name: 'Statements' })).toBeInViewport();
   });
 
+  test('a reader copies the guide as Markdown to rewrite their legacy calls', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openPage(page, '/developer/docs/legacy-endpoints');
+    await page.getByRole('button', { name: 'Copy page as Markdown' }).click();
+    await expect(page.getByText('Copied the page as Markdown.')).toBeVisible();
+    const markdown = await page.evaluate(() => navigator.clipboard.readText());
+    expect(markdown).toContain('### `/api/v3/quote/{symbol}` (Stock quote)');
+    expect(markdown).toContain('- Stable: `/stable/quote?symbol=AAPL`');
+  });
+
   test('on a phone each legacy endpoint reads as a card of labelled lines', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await openPage(page, '/developer/docs/legacy-endpoints#profile');

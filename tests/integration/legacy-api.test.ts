@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_ROUTES, legacyEndpointMessage } from '../../src/server/data-api/legacy.ts';
-import { legacyGuide } from '../../src/server/data-api/legacy-guide.ts';
+import { legacyGuide, legacyGuideMarkdown } from '../../src/server/data-api/legacy-guide.ts';
 import { siteUrl } from '../../src/server/app/config.ts';
 import { accessTokenKey, signPublicToken } from '../../src/server/auth/tokens.ts';
 import {
@@ -363,5 +363,12 @@ describe('the migration guide', () => {
         expect(res.status, url).toBe(200);
       }
     }
+  });
+
+  it('reads the same as Markdown, for tools that rewrite legacy calls', () => {
+    const markdown = legacyGuideMarkdown(legacyGuide(), 'https://api.example.test');
+    for (const route of LEGACY_ROUTES) expect(markdown).toContain(`### \`/api/v3/${route.path}\``);
+    expect(markdown).toContain('- Stable: `/stable/historical-price-eod/full?symbol=AAPL`');
+    expect(markdown).toContain('`https://api.example.test/api/v3`');
   });
 });

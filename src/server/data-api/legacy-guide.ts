@@ -146,3 +146,39 @@ export function legacyGuide(endpoints: readonly EndpointDefinition[] = ENDPOINTS
   }
   return [...groups.values()];
 }
+
+/** Where the migration guide lives, and what it is, for its page, its Markdown twin and the index. */
+export const LEGACY_GUIDE_PAGE = {
+  path: '/developer/docs/legacy-endpoints',
+  title: 'Legacy endpoints',
+  description:
+    'Every legacy endpoint (/api/v3, the symbol in the path) with the stable endpoint that answers the same data, and what changes in the request and in the answer.',
+} as const;
+
+/**
+ * The migration guide as Markdown (the page's twin, for AI tools rewriting legacy calls): per
+ * section, each legacy endpoint with its stable equivalent and what changes.
+ */
+export function legacyGuideMarkdown(groups: readonly LegacyGuideGroup[], apiUrl: string): string {
+  const lines = [
+    `# ${LEGACY_GUIDE_PAGE.title}`,
+    '',
+    `> ${LEGACY_GUIDE_PAGE.description}`,
+    '',
+    `Legacy endpoints live under \`${apiUrl}/api/v3\` and answer only accounts with legacy access (any other key gets 403 "Legacy Endpoint"); the stable API lives under \`${apiUrl}/stable\` and serves the same data with the same key, plan and limits.`,
+    '',
+  ];
+  for (const group of groups) {
+    lines.push(`## ${group.title}`, '');
+    for (const entry of group.entries) {
+      lines.push(`### \`${entry.legacy.path}\` (${entry.summary})`, '');
+      lines.push(`- Legacy: \`${entry.legacy.example}\``);
+      lines.push(`- Stable: \`${entry.stable.example}\``);
+      if (entry.batch !== undefined) lines.push(`- Several symbols: \`${entry.batch.example}\``);
+      for (const note of entry.request) lines.push(`- Request: ${note}`);
+      for (const note of entry.answer) lines.push(`- Answer: ${note}`);
+      lines.push('');
+    }
+  }
+  return `${lines.join('\n').trim()}\n`;
+}
