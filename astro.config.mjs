@@ -5,6 +5,7 @@ import postcssJitProps from 'postcss-jit-props';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import mdx from '@astrojs/mdx';
+import sitemap from '@astrojs/sitemap';
 import rehypeHighlight from 'rehype-highlight';
 import { buildIntegration } from './src/server/app/build-integration.ts';
 import {
@@ -15,6 +16,9 @@ import {
 import { inlineScriptHashes, inlineStyleHashes } from './src/server/app/inline-hashes.ts';
 
 const port = Number(process.env.PORT ?? 4321);
+
+/** Pages that are no one's search result: an account's own pages, local tools, error pages. */
+const NOT_IN_SITEMAP = ['/developer/docs/dashboard', '/dev/', '/devauth', '/auth/action', '/404', '/500'];
 
 /** `client:demand="name"`: islands that hydrate when the page asks for them (src/lib/shell/demand.ts). */
 const demandDirective = {
@@ -39,6 +43,15 @@ export default defineConfig({
   integrations: [
     react(),
     mdx({ extendMarkdownConfig: false, syntaxHighlight: false }),
+    // The prerendered pages, for search engines (sitemap-index.xml; the build copies it to sitemap.xml).
+    sitemap({
+      filter: (page) => {
+        const path = new URL(page).pathname;
+        return !/\.(md|txt|xml)$/.test(path) && !NOT_IN_SITEMAP.some((prefix) => path.startsWith(prefix));
+      },
+      // The addresses the pages name as canonical: without a trailing slash (the root excepted).
+      serialize: (item) => ({ ...item, url: item.url.replace(/(?<=[^/])\/$/, '') }),
+    }),
     buildIntegration(),
     demandDirective,
   ],

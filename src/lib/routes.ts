@@ -259,8 +259,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/developer/docs/excel-add-on',
   '/developer/docs/excel-add-on-explorer',
   '/developer/docs/formula',
-  '/developer/docs/legacy',
-  '/developer/docs/legacy-endpoints',
   '/developer/docs/owner-earnings',
   '/developer/docs/parsing-statements',
   '/developer/docs/piotroski-score',

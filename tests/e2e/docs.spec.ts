@@ -174,6 +174,51 @@ test.describe('documentation', () => {
     await expect(sidebar.locator('a[href^="/developer/docs/resources"]')).toHaveCount(1);
   });
 
+  test('a reader searches the documentation from the keyboard and opens a result', async ({ page }) => {
+    await openPage(page, '/developer/docs');
+    await page.keyboard.press('/');
+    const dialog = page.getByRole('dialog', { name: 'Search the documentation' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('searchbox', { name: 'Search the documentation' }).fill('first call');
+    const result = dialog.getByRole('link', { name: /Quickstart/ });
+    await expect(result).toBeVisible();
+    await expect(dialog.getByRole('status')).toHaveText(/\d+ pages? found/);
+    await page.keyboard.press('ArrowDown');
+    await expect(result).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/developer\/docs\/quickstart$/);
+    await expect(dialog).toBeHidden();
+
+    await page.keyboard.press('Control+k');
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('searchbox').fill('zzzqqq');
+    await expect(dialog.getByRole('status')).toHaveText(/Nothing found for “zzzqqq”/);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+
+  test('search engines find the documentation in the sitemap, each page under its canonical address', async ({
+    request,
+  }) => {
+    const robots = await (await request.get('/robots.txt')).text();
+    expect(robots).toMatch(/^Sitemap: .+\/sitemap\.xml$/m);
+    const index = await (await request.get('/sitemap.xml')).text();
+    const sitemap = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+      (match) => new URL(match[1] ?? '').pathname,
+    );
+    const pages: string[] = [];
+    for (const path of sitemap) {
+      const text = await (await request.get(path)).text();
+      pages.push(
+        ...[...text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1] ?? '').pathname),
+      );
+    }
+    expect(pages).toContain('/developer/docs/quickstart');
+    expect(pages).not.toContain('/developer/docs/dashboard');
+    const html = await (await request.get('/developer/docs/quickstart')).text();
+    expect(html).toMatch(/<link rel="canonical" href="[^"]+\/developer\/docs\/quickstart">/);
+  });
+
   test.describe('on a phone', () => {
     test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 

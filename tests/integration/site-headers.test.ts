@@ -73,7 +73,12 @@ describe('the site server’s answers', () => {
     });
     expectSiteHeaders(res);
     const policy = policyOf(res);
-    expect(policy.get('script-src')).toEqual(["'self'", "'sha256-built'", "'sha256-page'"]);
+    expect(policy.get('script-src')).toEqual([
+      "'self'",
+      "'wasm-unsafe-eval'",
+      "'sha256-built'",
+      "'sha256-page'",
+    ]);
     expect(policy.get('style-src')).toEqual(["'self'", "'sha256-style'"]);
     expect(policy.get('default-src')).toEqual(["'self'"]);
     expect(policy.get('object-src')).toEqual(["'none'"]);
@@ -94,7 +99,12 @@ describe('the site server’s answers', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('cache-control')).toBe('public, max-age=60');
     expectSiteHeaders(res);
-    expect(policyOf(res).get('script-src')).toEqual(["'self'", "'sha256-built'", "'sha256-symbol'"]);
+    expect(policyOf(res).get('script-src')).toEqual([
+      "'self'",
+      "'wasm-unsafe-eval'",
+      "'sha256-built'",
+      "'sha256-symbol'",
+    ]);
     expect(policyOf(res).get('frame-ancestors')).toEqual(["'none'"]);
   });
 
@@ -104,7 +114,7 @@ describe('the site server’s answers', () => {
       out.end('<!doctype html><title>404</title>');
     });
     expectSiteHeaders(res);
-    expect(policyOf(res).get('script-src')).toEqual(["'self'", "'sha256-built'"]);
+    expect(policyOf(res).get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'", "'sha256-built'"]);
     expect(policyOf(res).get('style-src')).toEqual(["'self'", "'sha256-style'"]);
   });
 

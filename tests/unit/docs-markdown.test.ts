@@ -109,3 +109,27 @@ describe('Markdown twins', () => {
     expect(other.url).toBe('/terms-of-service');
   });
 });
+
+describe('search results', () => {
+  interface FakeNode {
+    kind: 'mark' | 'text';
+    textContent: string;
+  }
+  const fakeDocument = {
+    createElement: (): FakeNode => ({ kind: 'mark', textContent: '' }),
+    createTextNode: (text: string): FakeNode => ({ kind: 'text', textContent: text }),
+  } as unknown as Document;
+
+  it('show the words found marked and everything else as text, never as markup', async () => {
+    const { excerptNodes } = await import('../../src/lib/docs/search.ts');
+    const nodes = excerptNodes(
+      'the <mark>income</mark> statement &lt;script&gt; of <b>AAPL</b>',
+      fakeDocument,
+    ) as unknown as FakeNode[];
+    expect(nodes.map((node) => [node.kind, node.textContent])).toEqual([
+      ['text', 'the '],
+      ['mark', 'income'],
+      ['text', ' statement <script> of AAPL'],
+    ]);
+  });
+});

@@ -20,7 +20,9 @@ export type Policy = ReadonlyMap<string, readonly string[]>;
 /** Every directive a page policy has besides Astro's hashes; the sources of those that vary are added at run time. */
 const PAGE_DIRECTIVES: Policy = new Map([
   ['default-src', ["'self'"]],
-  ['script-src', ["'self'"]],
+  // The documentation's search (Pagefind) runs its index in WebAssembly, which needs
+  // 'wasm-unsafe-eval'; it allows compiling WebAssembly only, not JavaScript's eval.
+  ['script-src', ["'self'", "'wasm-unsafe-eval'"]],
   // No 'unsafe-inline' for style attributes: Astro's hashes cover <style> elements only, so a
   // style="" in the markup is refused. No page renders one: React applies style props through the
   // CSSOM (element.style), which a policy does not govern, and the server-rendered markup has none.

@@ -1,3 +1,4 @@
+import { LEGACY_GUIDE_PAGE, legacyGuide, legacyGuideMarkdown } from '../data-api/legacy-guide.ts';
 import { publishedApiUrl } from './markdown-plugins.ts';
 import { docsLanding, landingMarkdown } from './landing.ts';
 import { entryMarkdown, type LlmsPage } from './markdown.ts';
@@ -5,7 +6,10 @@ import { DOCS_BASE, docsEntries, docsPath } from './navigation.ts';
 
 /* The documentation for AI tools: every page that has a Markdown twin, in sidebar order. */
 
-/** Every documentation page with a Markdown twin: the landing page, then the written pages. */
+/**
+ * Every documentation page with a Markdown twin: the landing page, the written pages, then the
+ * legacy endpoints guide.
+ */
 export async function llmsPages(): Promise<LlmsPage[]> {
   const entries = await docsEntries();
   return [
@@ -21,6 +25,7 @@ export async function llmsPages(): Promise<LlmsPage[]> {
       path: docsPath(entry),
       section: entry.data.section,
     })),
+    { ...LEGACY_GUIDE_PAGE, section: 'Legacy' },
   ];
 }
 
@@ -30,6 +35,7 @@ export async function llmsFullText(): Promise<string> {
   const parts = [
     landingMarkdown(await docsLanding(), publishedApiUrl()),
     ...entries.map((entry) => entryMarkdown(entry)),
+    legacyGuideMarkdown(legacyGuide(), publishedApiUrl()),
   ];
   return `${parts.map((part) => part.trim()).join('\n\n---\n\n')}\n`;
 }
