@@ -13,12 +13,15 @@ import {
   INTERNAL_ERROR_MESSAGE,
   UNAVAILABLE_MESSAGE,
   UNKNOWN_ENDPOINT_MESSAGE,
+  UNKNOWN_LEGACY_ENDPOINT_MESSAGE,
 } from '../../src/server/data-api/app.ts';
 import type { EndpointDefinition } from '../../src/server/data-api/endpoint.ts';
 import { ACCOUNT_ENDPOINTS } from '../../src/server/data-api/endpoints/account.ts';
 import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { countCall, limitMessage } from '../../src/server/data-api/limits.ts';
+import { legacyEndpointMessage } from '../../src/server/data-api/legacy.ts';
 import { openApiDocument } from '../../src/server/data-api/openapi.ts';
+import { DOCS_EXAMPLE_SITE_URL } from '../../src/server/docs/markdown-plugins.ts';
 import { MemoryStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { TOKEN_ERROR_DESCRIPTIONS } from '../../src/server/routes/devauth.ts';
 import { BLOCKED_ACCOUNT_MESSAGE } from '../../src/lib/messages.ts';
@@ -143,7 +146,7 @@ describe('the guides', () => {
     );
   });
 
-  it('quote the messages the API sends for a refused key, an unknown path and its own failures', () => {
+  it('quote the messages the API sends for a refused key, an unknown path, a legacy path and its own failures', () => {
     for (const message of [
       MISSING_KEY_MESSAGE,
       INVALID_KEY_MESSAGE,
@@ -155,6 +158,9 @@ describe('the guides', () => {
       expect(page('authentication'), message).toContain(message);
     }
     expect(page('errors')).toContain(UNKNOWN_ENDPOINT_MESSAGE('/stable/quotes'));
+    expect(page('errors')).toContain(UNKNOWN_LEGACY_ENDPOINT_MESSAGE('/api/v3/nosuch/AAPL'));
+    // The site's address in the page becomes the deployment's, as the API's own message names it.
+    expect(page('errors')).toContain(legacyEndpointMessage(DOCS_EXAMPLE_SITE_URL));
     expect(page('errors')).toContain(UNAVAILABLE_MESSAGE);
     expect(page('errors')).toContain(INTERNAL_ERROR_MESSAGE);
   });
