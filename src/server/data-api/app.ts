@@ -24,10 +24,14 @@ import {
 /** Version of the API contract shown in the OpenAPI document. */
 export const API_VERSION = '2026.11';
 
+/*
+ * A refused path is named in the message with any key in it redacted: a malformed address such as
+ * `/stable/quote&apikey=…` carries the caller's key in the path, and an answer never repeats a key.
+ */
 export const UNKNOWN_ENDPOINT_MESSAGE = (path: string): string =>
-  `Unknown endpoint ${path}. The list of endpoints is at /stable/openapi.json.`;
+  `Unknown endpoint ${redactSecrets(path)}. The list of endpoints is at /stable/openapi.json.`;
 export const UNKNOWN_LEGACY_ENDPOINT_MESSAGE = (path: string): string =>
-  `Unknown endpoint ${path}. The legacy endpoints and their stable equivalents are listed at /developer/docs/legacy-endpoints.`;
+  `Unknown endpoint ${redactSecrets(path)}. The legacy endpoints and their stable equivalents are listed at /developer/docs/legacy-endpoints.`;
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again later.';
 export const UNAVAILABLE_MESSAGE = 'The data service is temporarily unavailable. Please try again shortly.';
 
