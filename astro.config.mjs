@@ -8,7 +8,11 @@ import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
 import rehypeHighlight from 'rehype-highlight';
 import { buildIntegration } from './src/server/app/build-integration.ts';
-import { rehypeScrollTables, remarkPublishedApiUrl } from './src/server/docs/markdown-plugins.ts';
+import {
+  rehypeScrollTables,
+  remarkPublishedApiUrl,
+  remarkPublishedSiteUrl,
+} from './src/server/docs/markdown-plugins.ts';
 import { inlineScriptHashes, inlineStyleHashes } from './src/server/app/inline-hashes.ts';
 
 const port = Number(process.env.PORT ?? 4321);
@@ -65,7 +69,7 @@ export default defineConfig({
   // colours with style attributes that the pages' policy refuses; src/styles/prose.css has the colours.
   markdown: {
     syntaxHighlight: false,
-    remarkPlugins: [remarkPublishedApiUrl],
+    remarkPlugins: [remarkPublishedApiUrl, remarkPublishedSiteUrl],
     rehypePlugins: [[rehypeHighlight, { detect: false }], rehypeScrollTables],
   },
   server: { port, host: '127.0.0.1' },

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
+import { measureSearchSpeed, SEARCH_TARGET_MS, searchSpeedTable } from './bench/search-speed.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
 import { loadFailure, loadTable, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
 import {
@@ -371,6 +372,14 @@ async function main(): Promise<number> {
       });
       reportSpeed(options, speed, busyBefore);
       console.log(`\nPage speed took ${fixed((performance.now() - started) / 1000, 1)} s.`);
+      const searches = await measureSearchSpeed({
+        siteUrl: site.siteUrl,
+        chromePath: process.env.CHROME_PATH ?? DEFAULT_CHROME_PATH,
+      });
+      console.log(
+        `\nDocumentation search: Pagefind in Chromium, each query 5 times (target: at most ${String(SEARCH_TARGET_MS)} ms)\n`,
+      );
+      console.log(searchSpeedTable(searches));
     }
   } finally {
     await stopSite();

@@ -1,6 +1,27 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { isPending } from '../../src/lib/routes.ts';
 import { openPage, signInAs } from './fixtures.ts';
+
+const DOCS_DIR = path.resolve('src/content/docs');
+/** The written pages' ids (their file names), which are also their paths under /developer/docs. */
+const WRITTEN_PAGES = readdirSync(DOCS_DIR)
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => name.replace(/\.md$/, ''));
+
+/** Every internal link of the written pages' Markdown, with the page it is on. */
+function markdownLinks(): { from: string; href: string }[] {
+  return WRITTEN_PAGES.flatMap((id) =>
+    [...readFileSync(path.join(DOCS_DIR, `${id}.md`), 'utf8').matchAll(/\]\((\/[^)\s]*)\)/g)].map(
+      (match) => ({
+        from: id,
+        href: match[1] ?? '',
+      }),
+    ),
+  );
+}
 
 test.describe('documentation', () => {
   test('a newcomer opens the documentation, finds the quickstart and reads it page by page', async ({
@@ -81,6 +102,78 @@ test.describe('documentation', () => {
     expect(await (await request.get('/llms-full.txt')).text()).toContain('# Quickstart');
   });
 
+  test('every link written in the guides leads to a page, or to a section that exists on it', async ({
+    request,
+  }) => {
+    const broken: string[] = [];
+    const pages = new Map<string, string>();
+    for (const { from, href } of markdownLinks()) {
+      const [target = '', fragment] = href.split('#');
+      if (isPending(target)) continue;
+      let html = pages.get(target);
+      if (html === undefined) {
+        const res = await request.get(target, { maxRedirects: 5 });
+        if (res.status() !== 200) {
+          broken.push(`${from}: ${href} (HTTP ${String(res.status())})`);
+          continue;
+        }
+        html = await res.text();
+        pages.set(target, html);
+      }
+      if (fragment !== undefined && !html.includes(`id="${fragment}"`)) {
+        broken.push(`${from}: ${href} (no section #${fragment})`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(pages.size).toBeGreaterThan(10);
+  });
+
+  test('a developer moves from the quickstart to the guides they need', async ({ page }) => {
+    await openPage(page, '/developer/docs/quickstart');
+    const article = page.getByRole('article');
+    await article.getByRole('link', { name: 'Errors', exact: true }).click();
+    await expect(page).toHaveURL(/\/developer\/docs\/errors$/);
+    await expect(page.getByRole('heading', { level: 2, name: '429 Too Many Requests' })).toBeVisible();
+
+    await page.getByRole('article').getByRole('link', { name: 'Rate limits', exact: true }).first().click();
+    await expect(page).toHaveURL(/\/developer\/docs\/rate-limits$/);
+    await expect(
+      page.getByText('RateLimit-Policy: "minute";q=5;w=60, "day";q=250;w=86400').first(),
+    ).toBeVisible();
+
+    const sidebar = page.getByRole('navigation', { name: 'Documentation' });
+    await sidebar.getByRole('link', { name: 'Connecting tools' }).click();
+    await expect(page).toHaveURL(/\/developer\/docs\/connecting-tools$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Connecting tools' })).toBeVisible();
+    await expect(sidebar.getByRole('link', { name: 'Connecting tools' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+  });
+
+  test('the third-party integrations page opens from the Documentation menu', async ({ page }) => {
+    await openPage(page, '/');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Documentation' })
+      .click();
+    await page
+      .locator('#header-menu-documentation')
+      .getByRole('link', { name: 'Third-Party Integrations' })
+      .click();
+
+    await expect(page).toHaveURL(/\/developer\/docs\/resources\/?$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Third-party integrations' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'fmp-data (Python)' })).toBeVisible();
+    const sidebar = page.getByRole('navigation', { name: 'Documentation' });
+    await expect(sidebar.getByRole('link', { name: 'Third-party integrations' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    // Listed once, in its section, though the sidebar's "More" links also name the page.
+    await expect(sidebar.locator('a[href^="/developer/docs/resources"]')).toHaveCount(1);
+  });
+
   test('a reader searches the documentation from the keyboard and opens a result', async ({ page }) => {
     await openPage(page, '/developer/docs');
     await page.keyboard.press('/');
@@ -147,12 +240,14 @@ test.describe('documentation', () => {
       await page.addInitScript((mode) => {
         localStorage.setItem('themeMode', mode);
       }, theme);
-      for (const path of ['/developer/docs', '/developer/docs/quickstart']) {
-        await openPage(page, path);
+      test.setTimeout(90_000);
+      const paths = ['/developer/docs', ...WRITTEN_PAGES.map((id) => `/developer/docs/${id}`)];
+      for (const docsPath of paths) {
+        await openPage(page, docsPath);
         const results = await new AxeBuilder({ page }).analyze();
         expect(
           results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-          path,
+          docsPath,
         ).toEqual([]);
       }
     });

@@ -26,8 +26,11 @@ export interface DataApiHarness {
   store: MemoryStore;
   /** A GET through the app; `query` is added to the URL, `headers` sent as given. */
   request(path: string, query?: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
-  /** A verified account on `planCode` with a fresh API key. */
-  keyFor(planCode: string, options?: { verified?: boolean; firebaseUid?: string }): Promise<string>;
+  /** A verified account on `planCode` with a fresh API key; `legacy` sets the account's legacy flag. */
+  keyFor(
+    planCode: string,
+    options?: { verified?: boolean; firebaseUid?: string; legacy?: boolean },
+  ): Promise<string>;
   /** The account id behind a key made by keyFor. */
   userOf(key: string): string;
   close(): Promise<void>;
@@ -86,6 +89,7 @@ export async function openDataApiHarness(options: HarnessOptions = {}): Promise<
           username: `user-${id}`,
           planCode,
           emailVerified: keyOptions.verified ?? true,
+          legacy: keyOptions.legacy ?? false,
         })
         .returning({ id: users.id });
       if (user === undefined) throw new Error('no user row');
@@ -132,7 +136,7 @@ export async function stableAnswer(
 export async function updateAccount(
   db: Db,
   userId: string,
-  changes: Partial<Pick<typeof users.$inferInsert, 'blocked' | 'emailVerified' | 'planCode'>>,
+  changes: Partial<Pick<typeof users.$inferInsert, 'blocked' | 'emailVerified' | 'planCode' | 'legacy'>>,
 ): Promise<void> {
   await db.update(users).set(changes).where(eq(users.id, userId));
 }

@@ -349,6 +349,20 @@ describe('errors', () => {
     expect(await errorOf(res)).toContain('/stable/no-such-thing');
   });
 
+  it('never repeats a key that a malformed address carries in its path', async () => {
+    for (const path of [
+      `/stable/quote&apikey=${commercialKey}`,
+      `/stable/quote%26apikey%3D${commercialKey}`,
+      `/api/v3/no-such-thing&apikey=${commercialKey}`,
+    ]) {
+      const res = await h.request(path);
+      expect(res.status, path).toBe(404);
+      const message = await errorOf(res);
+      expect(message, path).toMatch(/^Unknown endpoint /);
+      expect(message, path).not.toContain(commercialKey);
+    }
+  });
+
   it('answers a missing parameter with 400 naming it', async () => {
     const res = await h.request('/stable/quote', { apikey: commercialKey });
     expect(res.status).toBe(400);

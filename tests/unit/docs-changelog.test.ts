@@ -11,7 +11,8 @@ import {
   unmentionedEndpoints,
   type ChangelogItem,
 } from '../../src/server/docs/changelog.ts';
-import { cycleTimes, cycleTimesMarkdown } from '../../src/server/docs/cycle-times.ts';
+import { LEGACY_ROUTES } from '../../src/server/data-api/legacy.ts';
+import { cycleTimes, cycleTimesMarkdown, legacyCycleTimes } from '../../src/server/docs/cycle-times.ts';
 
 /** The changelog's entries as the collection reads them: front matter checked by the same schema. */
 function changelogEntries(): { id: string; data: ReturnType<typeof changelogEntrySchema.parse> }[] {
@@ -39,6 +40,23 @@ describe('the cycle times', () => {
     expect(cycleTimesMarkdown(groups, 'Intro.')).toContain(
       '| [`/stable/quote`](/developer/docs/stable/quote.md) Stock quote | End of day |',
     );
+  });
+
+  it('give every legacy path the cadence of the stable endpoint that answers it', () => {
+    const groups = legacyCycleTimes();
+    const rows = groups.flatMap((group) => group.rows);
+    expect(rows.map((row) => row.path)).toEqual(LEGACY_ROUTES.map((route) => `/api/v3/${route.path}`));
+    const quote = rows.find((row) => row.path === '/api/v3/quote/{symbol}');
+    const stable = cycleTimes()
+      .flatMap((group) => group.rows)
+      .find((row) => row.path === 'quote');
+    expect(quote).toMatchObject({
+      stablePath: 'quote',
+      href: '/developer/docs/stable/quote',
+      label: stable?.label,
+      when: stable?.when,
+    });
+    expect(groups.map((group) => group.name)).toContain('Quotes');
   });
 });
 

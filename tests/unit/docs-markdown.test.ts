@@ -6,19 +6,24 @@ import remarkRehype from 'remark-rehype';
 import rehypeStringify from 'rehype-stringify';
 import {
   DOCS_EXAMPLE_API_URL,
+  DOCS_EXAMPLE_SITE_URL,
   publishedApiUrl,
+  publishedSiteUrl,
   rehypeScrollTables,
   remarkPublishedApiUrl,
+  remarkPublishedSiteUrl,
   withPublishedApiUrl,
+  withPublishedSiteUrl,
 } from '../../src/server/docs/markdown-plugins.ts';
 import { negotiateMarkdown, wantsMarkdown } from '../../src/server/app/markdown-twins.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-async function html(markdown: string, url: string): Promise<string> {
+async function html(markdown: string, url: string, siteUrl = DOCS_EXAMPLE_SITE_URL): Promise<string> {
   const file = await unified()
     .use(remarkParse)
     .use(remarkGfm)
     .use(remarkPublishedApiUrl, url)
+    .use(remarkPublishedSiteUrl, siteUrl)
     .use(remarkRehype)
     .use(rehypeScrollTables)
     .use(rehypeStringify)
@@ -46,6 +51,22 @@ describe('the documentation examples', () => {
     expect(withPublishedApiUrl(`${DOCS_EXAMPLE_API_URL}/stable`, 'https://x.test')).toBe(
       'https://x.test/stable',
     );
+  });
+
+  it('that call the site itself (connecting tools) point at the site the deployment publishes', async () => {
+    const site = 'https://www.example.org';
+    const out = await html(
+      `Open [the page](${DOCS_EXAMPLE_SITE_URL}/devauth):\n\n\`\`\`sh\ncurl -X POST ${DOCS_EXAMPLE_SITE_URL}/api/devauth/code\ncurl "${DOCS_EXAMPLE_API_URL}/stable/quote"\n\`\`\`\n`,
+      'https://data.example.org',
+      site,
+    );
+    expect(out).not.toContain(DOCS_EXAMPLE_SITE_URL);
+    expect(out).toContain(`href="${site}/devauth"`);
+    expect(out).toContain(`curl -X POST ${site}/api/devauth/code`);
+    expect(out).toContain('curl "https://data.example.org/stable/quote"');
+    expect(publishedSiteUrl({})).toBe(DOCS_EXAMPLE_SITE_URL);
+    expect(publishedSiteUrl({ PUBLIC_SITE_URL: 'https://www.example.org/' })).toBe(site);
+    expect(withPublishedSiteUrl(`${DOCS_EXAMPLE_SITE_URL}/devauth`, site)).toBe(`${site}/devauth`);
   });
 
   it('put every table in a labelled region that scrolls on its own', async () => {

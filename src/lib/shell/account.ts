@@ -8,7 +8,8 @@ import { $avatarLetter, $roles, $user } from '../stores/user.ts';
  * session and user stores: `<html data-auth>` shows the signed-in or signed-out block (the
  * first-paint script set it from the stored session; this keeps it true once the session is known),
  * the avatar letter and the username are filled in, Admin and Link User show for admins and the
- * legacy documentation items for legacy users, and Logout signs out.
+ * legacy documentation items for legacy users (and what stands in for them, `[data-non-legacy-only]`,
+ * for everyone else), and Logout signs out.
  */
 
 /** The avatar's accessible name; tests and screen readers find the account menu by its start. */
@@ -44,6 +45,9 @@ function render(): void {
   });
   setAll('[data-legacy-only]', (element) => {
     element.hidden = !user.legacy;
+  });
+  setAll('[data-non-legacy-only]', (element) => {
+    element.hidden = user.legacy;
   });
 }
 

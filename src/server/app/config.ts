@@ -215,6 +215,15 @@ export function siteOrigins(given?: Environment): string[] {
   return [...new Set(origins.map((origin) => normalizeOrigin(origin)))];
 }
 
+/**
+ * The site's canonical address (PUBLIC_SITE_URL, without a trailing slash): where messages of the
+ * data API, which runs on another port, send a reader of the documentation.
+ */
+export function siteUrl(env?: Environment): string {
+  const value = current(env).PUBLIC_SITE_URL?.trim() ?? '';
+  return (value === '' ? 'http://localhost:4321' : value).replace(/\/+$/, '');
+}
+
 /** Whether the data API prints one redacted line per request (DATA_API_ACCESS_LOG=1). */
 export function dataApiAccessLogEnabled(env?: Environment): boolean {
   return current(env).DATA_API_ACCESS_LOG === '1';

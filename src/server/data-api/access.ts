@@ -34,9 +34,14 @@ export interface CallLimits {
 export const PUBLIC_PLAN: PlanAccess = { code: 'public', name: 'Public', dataTier: 0, historyYears: 1 };
 export const PUBLIC_LIMITS: CallLimits = { perMinute: 10, perDay: 100 };
 
+/**
+ * Who a call speaks for. `legacy` is the account's legacy flag (SPEC §6): only such accounts are
+ * served the legacy /api/v3 endpoints; it is cached with the key's verdict, so a change applies
+ * within the same 60 s as a plan change.
+ */
 export type DataCaller =
-  | { kind: 'key'; keyId: string; userId: string; plan: PlanAccess; limits: CallLimits }
-  | { kind: 'public'; plan: PlanAccess; limits: CallLimits };
+  | { kind: 'key'; keyId: string; userId: string; legacy: boolean; plan: PlanAccess; limits: CallLimits }
+  | { kind: 'public'; legacy: false; plan: PlanAccess; limits: CallLimits };
 
 export interface AccessRefusal {
   status: 401 | 403;
@@ -67,7 +72,8 @@ interface CachedVerdict {
   /** The caller made from this verdict, with the catalogue it was priced from. */
   caller?: { plans: object; value: DataCaller };
   verdict:
-    { ok: true; keyId: string; userId: string; planCode: string } | { ok: false; refusal: AccessRefusal };
+    | { ok: true; keyId: string; userId: string; planCode: string; legacy: boolean }
+    | { ok: false; refusal: AccessRefusal };
 }
 
 export interface KeyCheckerOptions {
@@ -166,6 +172,7 @@ export class KeyChecker {
           kind: 'key',
           keyId: verdict.keyId,
           userId: verdict.userId,
+          legacy: verdict.legacy,
           plan: {
             code: plan.code,
             name: plan.name,
@@ -194,7 +201,13 @@ export class KeyChecker {
     const result = await findActiveKey(db, key, { secret });
     if (!result.ok) return { ok: false, refusal: REFUSALS[result.reason] };
     this.askProvider(db, result.user, cacheKey);
-    return { ok: true, keyId: result.keyId, userId: result.user.id, planCode: result.user.planCode };
+    return {
+      ok: true,
+      keyId: result.keyId,
+      userId: result.user.id,
+      planCode: result.user.planCode,
+      legacy: result.user.legacy,
+    };
   }
 
   /**
@@ -236,7 +249,7 @@ export class KeyChecker {
     const claims = await verifyAccessToken(this.tokenKey.key, token, { now: new Date(this.now()) });
     if (claims === null) return { status: 401, message: INVALID_KEY_MESSAGE };
     if (!isPublicToken(claims)) return { status: 401, message: ACCESS_TOKEN_AS_KEY_MESSAGE };
-    return { kind: 'public', plan: PUBLIC_PLAN, limits: PUBLIC_LIMITS };
+    return { kind: 'public', legacy: false, plan: PUBLIC_PLAN, limits: PUBLIC_LIMITS };
   }
 
   private evictExpired(now: number): void {

@@ -11,6 +11,7 @@ import type { KeyChecker } from './access.ts';
 import type { EndpointDefinition } from './endpoint.ts';
 import { ACCOUNT_ENDPOINTS } from './endpoints/account.ts';
 import { ENDPOINTS } from './endpoints/index.ts';
+import { createLegacyRouter, LEGACY_PREFIX } from './legacy.ts';
 import { openApiDocument } from './openapi.ts';
 import {
   createDataPipeline,
@@ -23,8 +24,14 @@ import {
 /** Version of the API contract shown in the OpenAPI document. */
 export const API_VERSION = '2026.11';
 
+/*
+ * A refused path is named in the message with any key in it redacted: a malformed address such as
+ * `/stable/quote&apikey=…` carries the caller's key in the path, and an answer never repeats a key.
+ */
 export const UNKNOWN_ENDPOINT_MESSAGE = (path: string): string =>
-  `Unknown endpoint ${path}. The list of endpoints is at /stable/openapi.json.`;
+  `Unknown endpoint ${redactSecrets(path)}. The list of endpoints is at /stable/openapi.json.`;
+export const UNKNOWN_LEGACY_ENDPOINT_MESSAGE = (path: string): string =>
+  `Unknown endpoint ${redactSecrets(path)}. The legacy endpoints and their stable equivalents are listed at /developer/docs/legacy-endpoints.`;
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again later.';
 export const UNAVAILABLE_MESSAGE = 'The data service is temporarily unavailable. Please try again shortly.';
 
@@ -44,6 +51,8 @@ export interface DataApiOptions {
   /** The market data endpoints (default: all of them); the account endpoints are always added. */
   endpoints?: readonly EndpointDefinition[];
   flushIntervalMs?: number;
+  /** The site's address named by refusals that point to its documentation (default PUBLIC_SITE_URL). */
+  siteUrl?: string;
   /** Prints one redacted line per request (DATA_API_ACCESS_LOG=1 turns it on for the default app). */
   accessLog?: ((line: string) => void) | undefined;
 }
@@ -113,6 +122,8 @@ function httpResponse(outcome: DataOutcome): Response {
  * endpoint by its path, its parameters by the query and its key by `apikey` (query or header); the
  * outcome becomes JSON or CSV with ETag, Cache-Control and the data-source label, or an error in
  * FMP's shape. A cached answer comes back from the pipeline synchronously and is sent without a promise.
+ * An /api/v3/* request (FMP's legacy style, symbol in the path) is resolved by the legacy router to
+ * an endpoint derived from a stable one and answered by the same pipeline (legacy accounts only).
  */
 export function createDataApi(options: DataApiOptions = {}): DataApi {
   const pipeline = createDataPipeline({
@@ -122,14 +133,22 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     secret: options.secret,
     endpoints: [...(options.endpoints ?? ENDPOINTS), ...ACCOUNT_ENDPOINTS],
     flushIntervalMs: options.flushIntervalMs,
+    siteUrl: options.siteUrl,
   });
+  const legacy = createLegacyRouter(pipeline.endpoints);
   let openApiBody: string | undefined;
   const accessLog = options.accessLog;
 
-  const serve = (c: Context, endpoint: EndpointDefinition): Response | Promise<Response> => {
+  /** Answers a request for `endpoint`; `query` adds what a legacy path carries to the request's query. */
+  const serve = (
+    c: Context,
+    endpoint: EndpointDefinition,
+    query?: (search: string) => string,
+  ): Response | Promise<Response> => {
     const url = c.req.url;
     const start = url.indexOf('?');
-    const search = start < 0 ? '' : url.slice(start + 1);
+    const given = start < 0 ? '' : url.slice(start + 1);
+    const search = query === undefined ? given : query(given);
     const outcome = pipeline.call(
       endpoint,
       search,
@@ -189,6 +208,12 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
       const endpoint = pipeline.find(tail.endsWith('/') ? tail.replace(/\/+$/, '') : tail);
       if (endpoint === undefined) return errorResponse(404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path));
       return serve(c, endpoint);
+    })
+    .get(`${LEGACY_PREFIX}*`, (c) => {
+      const tail = c.req.path.slice(LEGACY_PREFIX.length).replace(/\/+$/, '');
+      const match = legacy.match(tail);
+      if (match === undefined) return errorResponse(404, UNKNOWN_LEGACY_ENDPOINT_MESSAGE(c.req.path));
+      return serve(c, match.endpoint, match.query);
     })
     .notFound((c) => errorResponse(404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path)))
     .onError((error, c) => {

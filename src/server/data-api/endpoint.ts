@@ -97,8 +97,11 @@ export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = S
   params: P;
   /** One element of the answer array, fields in FMP's order, each with a .describe() text. */
   row: R;
-  /** Which parameter names the symbol(s) whose coverage is checked: 'symbol' or a comma list in 'symbols'. */
-  symbolParam?: 'symbol' | 'symbols';
+  /**
+   * Which parameter names the symbol(s) whose coverage is checked: 'symbol', or a comma list in
+   * 'symbols' (a legacy endpoint may call it otherwise, e.g. 'tickers').
+   */
+  symbolParam?: string;
   /** Raises the tier for some parameter values (e.g. period=quarter needs Professional). */
   tierFor?: (params: z.infer<P>) => { tier: DataTier; subject: string } | undefined;
   /** Offer `datatype=csv` (flat rows only). */
@@ -121,6 +124,16 @@ export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = S
   callerAware?: boolean;
   /** An example request's query for the docs, without the key: 'symbol=AAPL'. */
   example: string;
+  /**
+   * Served only to accounts with the legacy flag (the legacy /api/v3 endpoints, see legacy.ts): any
+   * other caller is refused with 403 and FMP's "Legacy Endpoint" message before a budget is counted.
+   */
+  legacy?: boolean;
+  /**
+   * The answer when it is not the rows themselves (FMP's legacy `{symbol, historical: [...]}`):
+   * built from the rows and the parameters before the answer is serialized and cached. JSON only.
+   */
+  envelope?: (rows: z.infer<R>[], params: z.infer<P>) => unknown;
   handler: (context: EndpointContext<z.infer<P>>) => Promise<z.infer<R>[]>;
 }
 

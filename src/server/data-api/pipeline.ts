@@ -6,7 +6,9 @@ import { UsageMeter } from '../services/api-usage.ts';
 import { CachedDirectory, symbolTier, type SymbolDirectory } from '../services/market-data/directory.ts';
 import { Memo } from '../services/market-data/memo.ts';
 import { InvalidParametersError, PlanRequiredError } from '../services/market-data/plan-access.ts';
+import { siteUrl } from '../app/config.ts';
 import { KeyChecker, type AccessRefusal, type DataCaller, type KeyCheckerOptions } from './access.ts';
+import { legacyEndpointMessage } from './legacy.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { DataApiError, type EndpointDefinition } from './endpoint.ts';
 import { countCall, countCallNow, limitMessage, releaseCall, type LimitVerdict } from './limits.ts';
@@ -82,6 +84,8 @@ export interface DataPipelineOptions {
   flushIntervalMs?: number | undefined;
   /** How a key's account is checked at the identity provider (default: the accounts service's check). */
   checkIdentity?: KeyCheckerOptions['checkIdentity'];
+  /** The site's address named by refusals that point to its documentation (default PUBLIC_SITE_URL). */
+  siteUrl?: string | undefined;
 }
 
 /** The data API without a transport: HTTP, a stream or a tool server call it alike. */
@@ -134,9 +138,12 @@ interface Serialized {
   bytes: number;
 }
 
-function serialized(rows: unknown[], csvColumns: string[] | undefined): Serialized {
+/** The rows as CSV with the given columns, or the answer (the rows or their envelope) as JSON. */
+function serialized(answer: unknown, csvColumns: string[] | undefined): Serialized {
   const body =
-    csvColumns === undefined ? JSON.stringify(rows) : toCsv(rows as Record<string, unknown>[], csvColumns);
+    csvColumns === undefined
+      ? JSON.stringify(answer)
+      : toCsv(answer as Record<string, unknown>[], csvColumns);
   return { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
 }
 
@@ -231,6 +238,13 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     clock: now,
   });
   const preparedQueries = new Memo<PreparedQuery>({ max: PREPARED_QUERY_CACHE_SIZE, ttlMs: Infinity });
+  /** A legacy endpoint asked for by a caller without the legacy flag: no budget is counted. */
+  const legacyRefusal = refusal(
+    'credential',
+    403,
+    legacyEndpointMessage(options.siteUrl ?? siteUrl()),
+    undefined,
+  );
 
   /**
    * Validation is a pure function of the endpoint and the query, so clients repeating a request (a
@@ -349,7 +363,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     const cacheKey = answerKey(endpoint, request, caller);
     let cached = cacheKey === undefined ? undefined : answers.get(cacheKey);
     if (cached === undefined) {
-      let rows: unknown[];
+      let rows: Record<string, unknown>[];
       try {
         rows = await endpoint.handler({
           db: await database(),
@@ -366,7 +380,8 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
         if (error instanceof PlanRequiredError) return refuseForPlan(error.tier, error.subject);
         throw error;
       }
-      cached = serialized(rows, csv ? Object.keys(endpoint.row.shape) : undefined);
+      const answer = endpoint.envelope === undefined ? rows : endpoint.envelope(rows, params);
+      cached = serialized(answer, csv ? Object.keys(endpoint.row.shape) : undefined);
       if (cacheKey !== undefined) {
         answers.set(cacheKey, cached, Math.min(endpoint.maxAge, ANSWER_CACHE_MAX_SECONDS) * 1000);
       }
@@ -383,6 +398,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
   ): Promise<DataOutcome> => {
     const caller: DataCaller | AccessRefusal = await keys.check(credential.key);
     if ('status' in caller) return accessRefusal(caller);
+    if (endpoint.legacy === true && !caller.legacy) return legacyRefusal;
     let verdict = limit(endpoint, caller, credential);
     if (verdict === 'async') {
       verdict = await countCall(
@@ -410,6 +426,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     const search = typeof parameters === 'string' ? parameters : new URLSearchParams(parameters).toString();
     const caller = keys.checkCached(credential.key);
     if (caller === undefined || 'status' in caller) return callChecked(endpoint, search, credential, held);
+    if (endpoint.legacy === true && !caller.legacy) return legacyRefusal;
     const verdict = limit(endpoint, caller, credential);
     if (verdict === 'async') return callChecked(endpoint, search, credential, held);
     const limited = verdict === undefined ? undefined : limitRefusal(verdict, caller);

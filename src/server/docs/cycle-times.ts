@@ -1,5 +1,6 @@
 import { UPDATE_FREQUENCIES, type EndpointDefinition, type UpdateFrequency } from '../data-api/endpoint.ts';
 import { ALL_ENDPOINTS } from '../data-api/endpoints/index.ts';
+import { LEGACY_ROUTES, type LegacyRoute } from '../data-api/legacy.ts';
 import { DOCS_BASE, referencePath } from './paths.ts';
 
 /*
@@ -73,6 +74,54 @@ export function cycleTimes(endpoints: readonly EndpointDefinition[] = ALL_ENDPOI
       .toSorted((a, b) => order.indexOf(a) - order.indexOf(b))
       .map((frequency) => UPDATE_FREQUENCIES[frequency]),
   }));
+}
+
+/** One legacy path's row: the cadence of the stable endpoint that answers it. */
+export interface LegacyCycleTimeRow {
+  /** `/api/v3/quote/{symbol}` */
+  path: string;
+  /** The stable endpoint answering it, and its reference page. */
+  stablePath: string;
+  href: string;
+  summary: string;
+  label: string;
+  when: string;
+  maxAge: number;
+}
+
+export interface LegacyCycleTimeGroup {
+  name: string;
+  slug: string;
+  rows: LegacyCycleTimeRow[];
+}
+
+/**
+ * Every legacy path (the data API's legacy table) with the cadence of the stable endpoint that
+ * answers it, grouped as the stable reference is, in the table's order. A legacy path answers from
+ * the same data as its stable endpoint, so it is refreshed at the same moment.
+ */
+export function legacyCycleTimes(
+  routes: readonly LegacyRoute[] = LEGACY_ROUTES,
+  endpoints: readonly EndpointDefinition[] = ALL_ENDPOINTS,
+): LegacyCycleTimeGroup[] {
+  const byPath = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
+  const groups = new Map<string, LegacyCycleTimeRow[]>();
+  for (const route of routes) {
+    const stable = byPath.get(route.stable);
+    if (stable === undefined) continue;
+    const rows = groups.get(stable.group) ?? [];
+    rows.push({
+      path: `/api/v3/${route.path}`,
+      stablePath: stable.path,
+      href: referencePath(stable),
+      summary: stable.summary,
+      label: UPDATE_FREQUENCIES[stable.cadence.frequency],
+      when: stable.cadence.when,
+      maxAge: stable.maxAge,
+    });
+    groups.set(stable.group, rows);
+  }
+  return [...groups].map(([name, rows]) => ({ name, slug: headingSlug(name), rows }));
 }
 
 /** How long answers may be reused, briefly: '15 s', '5 min', '1 h', '1 day', 'not reused'. */

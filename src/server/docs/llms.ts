@@ -1,4 +1,5 @@
 import { DOC_SECTIONS } from '../../content.config.ts';
+import { LEGACY_GUIDE_PAGE, legacyGuide, legacyGuideMarkdown } from '../data-api/legacy-guide.ts';
 import { CYCLE_TIMES_INTRO, CYCLE_TIMES_PATH, cycleTimes, cycleTimesMarkdown } from './cycle-times.ts';
 import { publishedApiUrl } from './markdown-plugins.ts';
 import { docsLanding, landingMarkdown } from './landing.ts';
@@ -8,7 +9,8 @@ import { referenceMarkdown, referencePages, type ReferencePage } from './referen
 
 /*
  * The documentation for AI tools: every page that has a Markdown twin, in sidebar order (the
- * written sections, with the API reference after the guides, then the cycle times).
+ * written sections, with the API reference after the guides), then the cycle times and the legacy
+ * endpoints guide.
  */
 
 /** The section the API reference follows, as in the sidebar. */
@@ -19,7 +21,7 @@ async function inOrder<T>(
   landing: () => T | Promise<T>,
   written: (entry: Awaited<ReturnType<typeof docsEntries>>[number]) => T,
   reference: (page: ReferencePage) => T,
-  cycles: () => T,
+  more: () => T[],
 ): Promise<T[]> {
   const entries = await docsEntries();
   const pages: T[] = [await landing()];
@@ -27,11 +29,14 @@ async function inOrder<T>(
     pages.push(...entries.filter((entry) => entry.data.section === section).map(written));
     if (section === REFERENCE_AFTER) pages.push(...referencePages(publishedApiUrl()).map(reference));
   }
-  pages.push(cycles());
+  pages.push(...more());
   return pages;
 }
 
-/** Every documentation page with a Markdown twin: the landing page, the written pages, the reference. */
+/**
+ * Every documentation page with a Markdown twin: the landing page, the written pages, the reference,
+ * the cycle times, then the legacy endpoints guide.
+ */
 export function llmsPages(): Promise<LlmsPage[]> {
   return inOrder(
     () => ({
@@ -52,7 +57,10 @@ export function llmsPages(): Promise<LlmsPage[]> {
       path: page.pagePath,
       section: REFERENCE_SECTION_TITLE,
     }),
-    () => ({ title: 'Cycle times', description: CYCLE_TIMES_INTRO, path: CYCLE_TIMES_PATH, section: 'More' }),
+    () => [
+      { title: 'Cycle times', description: CYCLE_TIMES_INTRO, path: CYCLE_TIMES_PATH, section: 'More' },
+      { ...LEGACY_GUIDE_PAGE, section: 'Legacy' },
+    ],
   );
 }
 
@@ -62,7 +70,10 @@ export async function llmsFullText(): Promise<string> {
     async () => landingMarkdown(await docsLanding(), publishedApiUrl()),
     (entry) => entryMarkdown(entry),
     (page) => referenceMarkdown(page),
-    () => cycleTimesMarkdown(cycleTimes(), CYCLE_TIMES_INTRO),
+    () => [
+      cycleTimesMarkdown(cycleTimes(), CYCLE_TIMES_INTRO),
+      legacyGuideMarkdown(legacyGuide(), publishedApiUrl()),
+    ],
   );
   return `${parts.map((part) => part.trim()).join('\n\n---\n\n')}\n`;
 }

@@ -3,8 +3,8 @@ import type { Root as MdastRoot } from 'mdast';
 import { visit } from 'unist-util-visit';
 
 /*
- * Two small Markdown steps the documentation needs, written here because each is a few lines over
- * the syntax trees that Astro's Markdown pipeline already builds (no library does either as such).
+ * Small Markdown steps the documentation needs, written here because each is a few lines over the
+ * syntax trees that Astro's Markdown pipeline already builds (no library does either as such).
  */
 
 /** The data API's address the written pages use in their examples. */
@@ -27,13 +27,40 @@ export function withPublishedApiUrl(markdown: string, url: string = publishedApi
 /** Remark: the published data API address in every text, code sample and link of a written page. */
 export function remarkPublishedApiUrl(url: string = publishedApiUrl()) {
   return (tree: MdastRoot): void => {
-    if (url === DOCS_EXAMPLE_API_URL) return;
-    visit(tree, (node) => {
-      if ('value' in node && typeof node.value === 'string')
-        node.value = withPublishedApiUrl(node.value, url);
-      if ('url' in node && typeof node.url === 'string') node.url = withPublishedApiUrl(node.url, url);
-    });
+    replaceAddress(tree, DOCS_EXAMPLE_API_URL, url);
   };
+}
+
+/**
+ * The site's address the written pages use in examples that call the site itself (the accounts API
+ * behind /devauth, which tools use to get a key).
+ */
+export const DOCS_EXAMPLE_SITE_URL = 'http://localhost:4321';
+
+/** The site's address as this deployment publishes it (PUBLIC_SITE_URL), so those examples run here. */
+export function publishedSiteUrl(env: Record<string, string | undefined> = process.env): string {
+  const configured = env.PUBLIC_SITE_URL?.trim() ?? '';
+  return (configured === '' ? DOCS_EXAMPLE_SITE_URL : configured).replace(/\/+$/, '');
+}
+
+/** Replaces the example site address with the published one in a page's Markdown text. */
+export function withPublishedSiteUrl(markdown: string, url: string = publishedSiteUrl()): string {
+  return url === DOCS_EXAMPLE_SITE_URL ? markdown : markdown.replaceAll(DOCS_EXAMPLE_SITE_URL, url);
+}
+
+/** Remark: the published site address in every text, code sample and link of a written page. */
+export function remarkPublishedSiteUrl(url: string = publishedSiteUrl()) {
+  return (tree: MdastRoot): void => {
+    replaceAddress(tree, DOCS_EXAMPLE_SITE_URL, url);
+  };
+}
+
+function replaceAddress(tree: MdastRoot, example: string, url: string): void {
+  if (url === example) return;
+  visit(tree, (node) => {
+    if ('value' in node && typeof node.value === 'string') node.value = node.value.replaceAll(example, url);
+    if ('url' in node && typeof node.url === 'string') node.url = node.url.replaceAll(example, url);
+  });
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { CollectionEntry } from 'astro:content';
 import { SITE_NAME } from '../../lib/routes.ts';
-import { withPublishedApiUrl } from './markdown-plugins.ts';
+import { withPublishedApiUrl, withPublishedSiteUrl } from './markdown-plugins.ts';
 import { docsPath } from './navigation.ts';
 import { markdownPath } from './paths.ts';
 
 /*
  * The Markdown twins of the documentation pages (`<page>.md`, also served for `Accept: text/markdown`)
  * and the index of them for AI tools (`/llms.txt`, `/llms-full.txt`): the same text the pages show,
- * with the examples pointing at this deployment's data API.
+ * with the examples pointing at this deployment's data API and site.
  */
 
 export { markdownPath };
@@ -15,7 +15,9 @@ export { markdownPath };
 /** A written page as Markdown: its title, its summary, then its text. */
 export function entryMarkdown(entry: CollectionEntry<'docs'>): string {
   const body = (entry.body ?? '').trim();
-  return withPublishedApiUrl(`# ${entry.data.title}\n\n> ${entry.data.description}\n\n${body}\n`);
+  return withPublishedSiteUrl(
+    withPublishedApiUrl(`# ${entry.data.title}\n\n> ${entry.data.description}\n\n${body}\n`),
+  );
 }
 
 /** One page in the index for AI tools. */

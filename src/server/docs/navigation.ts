@@ -54,7 +54,7 @@ const MORE_LINKS: readonly DocsNavLink[] = [
   { href: `${DOCS_BASE}/status/`, label: 'Status' },
   { href: '/faqs', label: 'FAQs' },
   { href: '/help-center', label: 'Help center' },
-  { href: `${DOCS_BASE}/resources/`, label: 'Integrations and libraries' },
+  { href: `${DOCS_BASE}/resources/`, label: 'Third-party integrations' },
   { href: `${DOCS_BASE}/legacy-endpoints`, label: 'Legacy endpoints' },
 ];
 
@@ -106,7 +106,11 @@ export async function docsNavigation(extra: readonly ExtraSection[] = []): Promi
       });
     }
   }
-  const more = MORE_LINKS.filter((link) => !isPending(link.href));
+  // A page listed under More that is now a written page (the integrations page) is listed once, in its section.
+  const written = new Set(entries.map((entry) => docsPath(entry)));
+  const more = MORE_LINKS.filter(
+    (link) => !isPending(link.href) && !written.has(link.href.replace(/\/$/, '')),
+  );
   if (more.length > 0) sections.push({ title: 'More', links: more });
   return sections;
 }
