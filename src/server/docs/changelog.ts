@@ -27,7 +27,7 @@ export const changelogEntrySchema = z.object({
   /** The day the change reached the API. */
   date: z.coerce.date(),
   type: z.enum(CHANGE_TYPES),
-  /** Paths under /stable/ of the endpoints it concerns; none for a change to every endpoint. */
+  /** Paths under /stable/ of the endpoints it concerns; none for a change to the API as a whole. */
   endpoints: z.array(z.string().min(1)).default([]),
 });
 
