@@ -3,6 +3,7 @@ import {
   ANALYST_ESTIMATE_FIELDS,
   analystEstimateRows,
   gradeRows,
+  gradesConsensus,
   priceTargetConsensus,
 } from '../../services/market-data/analysts.ts';
 import { defineEndpoint, limitParam, pageParam, symbolParam, type EndpointDefinition } from '../endpoint.ts';
@@ -90,5 +91,38 @@ export const analystEndpoints: EndpointDefinition[] = [
     },
     example: 'symbol=AAPL',
     handler: ({ db, params }) => gradeRows(db, params.symbol, params.limit),
+  }),
+  defineEndpoint({
+    path: 'grades-consensus',
+    group: 'Analysts',
+    summary: 'Analyst recommendations consensus',
+    description:
+      'How many brokers rate a symbol Strong Buy, Buy, Hold, Sell or Strong Sell (each broker once, by its latest rating of the past year) and the consensus of those ratings; see the recommendations formula.',
+    tier: DATA_TIERS.professional,
+    params: z.object({ symbol: symbolParam }),
+    row: z.object({
+      symbol: z.string().describe('Ticker symbol'),
+      strongBuy: z.number().describe('Brokers whose latest rating counts as Strong Buy'),
+      buy: z.number().describe('Brokers whose latest rating counts as Buy (Buy, Outperform, Overweight, …)'),
+      hold: z
+        .number()
+        .describe('Brokers whose latest rating counts as Hold (Hold, Neutral, Equal Weight, …)'),
+      sell: z
+        .number()
+        .describe('Brokers whose latest rating counts as Sell (Sell, Underperform, Underweight, …)'),
+      strongSell: z.number().describe('Brokers whose latest rating counts as Strong Sell'),
+      consensus: z
+        .string()
+        .describe('The mean of the ratings (Strong Buy 5 … Strong Sell 1) rounded to a label, e.g. Buy'),
+    }),
+    symbolParam: 'symbol',
+    csv: true,
+    maxAge: 3600,
+    cadence: {
+      frequency: 'as-published',
+      when: 'As brokers publish rating actions; a rating leaves the count a year after it was published.',
+    },
+    example: 'symbol=AAPL',
+    handler: ({ db, params, now }) => gradesConsensus(db, params.symbol, now),
   }),
 ];

@@ -1,4 +1,5 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gte, lte } from 'drizzle-orm';
+import { isoDay, shiftIsoYears } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import { analystEstimates, grades, priceTargets } from '../../db/schema.ts';
 import { projectRow, type ApiRow, type FieldSpec } from './statements.ts';
@@ -105,4 +106,137 @@ export async function gradeRows(db: Db, symbol: string, limit: number): Promise<
     newGrade: row.newGrade,
     action: row.action,
   }));
+}
+
+/** The five buckets a broker's rating is counted in, strongest first, as FMP's grades-consensus names them. */
+export const RECOMMENDATIONS = ['strongBuy', 'buy', 'hold', 'sell', 'strongSell'] as const;
+/** One of the five buckets of {@link RECOMMENDATIONS}. */
+export type Recommendation = (typeof RECOMMENDATIONS)[number];
+
+/** The consensus as FMP writes it, one label per bucket. */
+export const RECOMMENDATION_LABELS: Readonly<Record<Recommendation, string>> = {
+  strongBuy: 'Strong Buy',
+  buy: 'Buy',
+  hold: 'Hold',
+  sell: 'Sell',
+  strongSell: 'Strong Sell',
+};
+
+/** A bucket's weight in the consensus score: 5 for Strong Buy down to 1 for Strong Sell. */
+export const RECOMMENDATION_SCORES: Readonly<Record<Recommendation, number>> = {
+  strongBuy: 5,
+  buy: 4,
+  hold: 3,
+  sell: 2,
+  strongSell: 1,
+};
+
+/**
+ * Brokers' rating words and the bucket each counts in (lower case, spaces and hyphens as written).
+ * Brokers name the same opinion differently ("Overweight", "Outperform", "Accumulate"); the
+ * recommendations formula page lists this table, so a rating missing here is visibly not counted.
+ */
+export const GRADE_RECOMMENDATIONS: Readonly<Record<string, Recommendation>> = {
+  'strong buy': 'strongBuy',
+  'conviction buy': 'strongBuy',
+  'top pick': 'strongBuy',
+  buy: 'buy',
+  outperform: 'buy',
+  overweight: 'buy',
+  accumulate: 'buy',
+  add: 'buy',
+  positive: 'buy',
+  'market outperform': 'buy',
+  'sector outperform': 'buy',
+  hold: 'hold',
+  neutral: 'hold',
+  'equal weight': 'hold',
+  'equal-weight': 'hold',
+  'market perform': 'hold',
+  'sector perform': 'hold',
+  'peer perform': 'hold',
+  'in-line': 'hold',
+  sell: 'sell',
+  underperform: 'sell',
+  underweight: 'sell',
+  reduce: 'sell',
+  negative: 'sell',
+  'market underperform': 'sell',
+  'sector underperform': 'sell',
+  'strong sell': 'strongSell',
+};
+
+/** How far back a broker's latest rating still counts: a year before the day asked. */
+export const RECOMMENDATION_WINDOW_YEARS = 1;
+
+/** FMP's grades-consensus row. */
+export interface GradesConsensusRow {
+  symbol: string;
+  strongBuy: number;
+  buy: number;
+  hold: number;
+  sell: number;
+  strongSell: number;
+  consensus: string;
+}
+
+/** The bucket a rating word counts in, or undefined for a word the table does not know. */
+export function recommendationOf(grade: string): Recommendation | undefined {
+  return GRADE_RECOMMENDATIONS[grade.trim().toLowerCase().replace(/\s+/g, ' ')];
+}
+
+/**
+ * The consensus label of bucket counts: the mean score of the ratings (Strong Buy 5 … Strong Sell 1)
+ * rounded half up to a bucket, so 4.5 and above reads Strong Buy and 3.5 to 4.5 Buy. Undefined when
+ * nobody rated.
+ */
+export function consensusOf(counts: Readonly<Record<Recommendation, number>>): string | undefined {
+  const total = RECOMMENDATIONS.reduce((sum, bucket) => sum + counts[bucket], 0);
+  if (total === 0) return undefined;
+  const score =
+    RECOMMENDATIONS.reduce((sum, bucket) => sum + counts[bucket] * RECOMMENDATION_SCORES[bucket], 0) / total;
+  const bucket =
+    RECOMMENDATIONS.find((candidate) => score >= RECOMMENDATION_SCORES[candidate] - 0.5) ?? 'strongSell';
+  return RECOMMENDATION_LABELS[bucket];
+}
+
+/**
+ * Counts each broker once, by its latest rating of the symbol published in the year up to `day`,
+ * in the five buckets, and names the consensus; no row when no broker rated the symbol in that year.
+ */
+export function gradesConsensusOf(
+  symbol: string,
+  ratings: readonly Pick<GradeRow, 'date' | 'gradingCompany' | 'newGrade'>[],
+  day: string,
+): GradesConsensusRow[] {
+  const since = shiftIsoYears(day, -RECOMMENDATION_WINDOW_YEARS);
+  const latest = new Map<string, Pick<GradeRow, 'date' | 'newGrade'>>();
+  for (const rating of ratings) {
+    if (rating.date <= since || rating.date > day) continue;
+    const known = latest.get(rating.gradingCompany);
+    if (known === undefined || rating.date > known.date) latest.set(rating.gradingCompany, rating);
+  }
+  const counts: Record<Recommendation, number> = { strongBuy: 0, buy: 0, hold: 0, sell: 0, strongSell: 0 };
+  for (const rating of latest.values()) {
+    const bucket = recommendationOf(rating.newGrade);
+    if (bucket !== undefined) counts[bucket] += 1;
+  }
+  const consensus = consensusOf(counts);
+  return consensus === undefined ? [] : [{ symbol, ...counts, consensus }];
+}
+
+/** The brokers' consensus recommendation for a symbol on the request's day (see gradesConsensusOf). */
+export async function gradesConsensus(db: Db, symbol: string, now: Date): Promise<GradesConsensusRow[]> {
+  const day = isoDay(now);
+  const rows = await db
+    .select({ date: grades.date, gradingCompany: grades.gradingCompany, newGrade: grades.newGrade })
+    .from(grades)
+    .where(
+      and(
+        eq(grades.symbol, symbol),
+        gte(grades.date, shiftIsoYears(day, -RECOMMENDATION_WINDOW_YEARS)),
+        lte(grades.date, day),
+      ),
+    );
+  return gradesConsensusOf(symbol, rows, day);
 }
