@@ -174,6 +174,29 @@ test.describe('documentation', () => {
     await expect(sidebar.locator('a[href^="/developer/docs/resources"]')).toHaveCount(1);
   });
 
+  test('an analyst opens the DCF formula from the Documentation menu and follows its worked example to the other formulas', async ({
+    page,
+  }) => {
+    await openPage(page, '/');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Documentation' })
+      .click();
+    await page.locator('#header-menu-documentation').getByRole('link', { name: 'DCF Formula' }).click();
+
+    await expect(page).toHaveURL(/\/developer\/docs\/dcf-formula$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'DCF formula' })).toBeVisible();
+    const example = page.getByRole('heading', { level: 2, name: 'Worked example (demo data)' });
+    await expect(example).toBeVisible();
+    await expect(page.getByRole('row', { name: /dcf \(discounted-cash-flow\)\s+190\.58/ })).toBeVisible();
+
+    const sidebar = page.getByRole('navigation', { name: 'Documentation' });
+    await expect(sidebar.getByRole('link', { name: 'DCF formula' })).toHaveAttribute('aria-current', 'page');
+    await sidebar.getByRole('link', { name: 'Recommendations formula' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Recommendations formula' })).toBeVisible();
+    await expect(page.getByRole('row', { name: /Westbrook & Co\.\s+Buy\s+buy/ })).toBeVisible();
+  });
+
   test('a reader searches the documentation from the keyboard and opens a result', async ({ page }) => {
     await openPage(page, '/developer/docs');
     await page.keyboard.press('/');
@@ -191,8 +214,8 @@ test.describe('documentation', () => {
 
     await page.keyboard.press('Control+k');
     await expect(dialog).toBeVisible();
-    await dialog.getByRole('searchbox').fill('zzzqqq');
-    await expect(dialog.getByRole('status')).toHaveText(/Nothing found for “zzzqqq”/);
+    await dialog.getByRole('searchbox').fill('jjqxwv');
+    await expect(dialog.getByRole('status')).toHaveText(/Nothing found for “jjqxwv”/);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
   });

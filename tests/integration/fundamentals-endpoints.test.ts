@@ -111,7 +111,7 @@ async function closeOn(symbol: string, date: string): Promise<number> {
   return bar.close;
 }
 
-/** The share count the formulas value a period with (see docs/formulas.md). */
+/** The share count the formulas value a period with (see src/content/docs/formula.md). */
 function sharesOf(income: Row): number {
   return defaultShares(income as unknown as IncomeStatement);
 }

@@ -75,6 +75,13 @@ describe('the documentation examples', () => {
       /^<div class="table-scroll" tabindex="0" role="region" aria-label="Table: Status, Meaning"><table>/,
     );
   });
+
+  it('name two tables with the same header by the heading each follows, so every region is told apart', async () => {
+    const table = '| Field | Formula |\n| --- | --- |\n| a | b |\n';
+    const out = await html(`## Ratios\n\n${table}\n## Key metrics\n\n${table}`, DOCS_EXAMPLE_API_URL);
+    expect(out).toContain('aria-label="Table: Field, Formula (Ratios)"');
+    expect(out).toContain('aria-label="Table: Field, Formula (Key metrics)"');
+  });
 });
 
 describe('Markdown twins', () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
-import { createDataPipeline } from '../data-api/pipeline.ts';
+import { createDataPipeline, type DataOutcome } from '../data-api/pipeline.ts';
 import type { EndpointDefinition } from '../data-api/endpoint.ts';
 import { ALL_ENDPOINTS } from '../data-api/endpoints/index.ts';
 import { openDatabase, type Db } from '../db/client.ts';
@@ -130,16 +130,27 @@ async function keyOn(db: Db, planCode: string): Promise<string> {
   return issued.key;
 }
 
+/** The demo data set behind the examples, answering through the data pipeline (see openExamples). */
+export interface ExamplesSource {
+  /** The active plans, cheapest first. */
+  plans: PlanFacts[];
+  /** Asks one endpoint a query with a key on the widest plan, as a client of the data API would. */
+  call: (endpoint: EndpointDefinition, query: string) => Promise<DataOutcome>;
+  /** Flushes the usage meter (so caller-aware answers show the calls made so far). */
+  flush: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
 /**
- * Seeds the demo data into a throwaway database and asks every endpoint its example query through
- * the pipeline. Endpoints whose answer is the caller's own (the usage report) are asked last, after
- * the others' calls were metered, so they show those calls. Throws naming an endpoint whose example
- * is refused: an example must be a real answer.
+ * Seeds the demo data set ('test' scale, as of {@link EXAMPLES_AS_OF}) into a throwaway in-memory
+ * database and opens the data pipeline over it with a key on the widest plan, at the examples' fixed
+ * instant. The reference's example answers and the formula pages' worked examples are both read
+ * from it, so what the documentation shows is what the API answers.
  */
-export async function generateReferenceData(
+export async function openExamples(
   endpoints: readonly EndpointDefinition[] = ALL_ENDPOINTS,
   migrationsDir: string = path.resolve('db/migrations'),
-): Promise<ReferenceData> {
+): Promise<ExamplesSource> {
   const database = openDatabase({ dataDir: 'memory://', migrationsDir });
   try {
     await database.migrate();
@@ -163,9 +174,39 @@ export async function generateReferenceData(
       // The account exists only in this throwaway database: there is no identity to ask about.
       checkIdentity: (_db, user) => Promise.resolve(user),
     });
+    return {
+      plans,
+      call: async (endpoint, query) => pipeline.call(endpoint, query, { key, client: () => 'examples' }),
+      flush: () => pipeline.meter.flush(),
+      close: async () => {
+        try {
+          await pipeline.close();
+        } finally {
+          await database.close();
+        }
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/**
+ * Asks every endpoint its example query over the demo data set (openExamples). Endpoints whose
+ * answer is the caller's own (the usage report) are asked last, after the others' calls were
+ * metered, so they show those calls. Throws naming an endpoint whose example is refused: an example
+ * must be a real answer.
+ */
+export async function generateReferenceData(
+  endpoints: readonly EndpointDefinition[] = ALL_ENDPOINTS,
+  migrationsDir: string = path.resolve('db/migrations'),
+): Promise<ReferenceData> {
+  const source = await openExamples(endpoints, migrationsDir);
+  try {
     const examples: Record<string, StoredExample> = {};
     const ask = async (endpoint: EndpointDefinition): Promise<void> => {
-      const outcome = await pipeline.call(endpoint, endpoint.example, { key, client: () => 'examples' });
+      const outcome = await source.call(endpoint, endpoint.example);
       if (!outcome.ok) {
         throw new Error(
           `The example of ${endpoint.path} (${endpoint.example || 'no parameters'}) was refused: ${String(outcome.status)} ${outcome.message}`,
@@ -174,24 +215,20 @@ export async function generateReferenceData(
       const rows = JSON.parse(outcome.body) as unknown[];
       examples[endpoint.path] = { query: endpoint.example, ...shortenAnswer(rows), source: outcome.source };
     };
-    try {
-      for (const endpoint of endpoints.filter((candidate) => candidate.callerAware !== true))
-        await ask(endpoint);
-      await pipeline.meter.flush();
-      for (const endpoint of endpoints.filter((candidate) => candidate.callerAware === true))
-        await ask(endpoint);
-    } finally {
-      await pipeline.close();
-    }
+    for (const endpoint of endpoints.filter((candidate) => candidate.callerAware !== true))
+      await ask(endpoint);
+    await source.flush();
+    for (const endpoint of endpoints.filter((candidate) => candidate.callerAware === true))
+      await ask(endpoint);
     const ordered = Object.fromEntries(
       endpoints.flatMap((endpoint) => {
         const example = examples[endpoint.path];
         return example === undefined ? [] : [[endpoint.path, example] as const];
       }),
     );
-    return { asOf: EXAMPLES_AS_OF, examples: ordered, plans };
+    return { asOf: EXAMPLES_AS_OF, examples: ordered, plans: source.plans };
   } finally {
-    await database.close();
+    await source.close();
   }
 }
 

@@ -65,28 +65,34 @@ function replaceAddress(tree: MdastRoot, example: string, url: string): void {
 
 /**
  * Rehype: every table inside a focusable, labelled region that scrolls sideways on a narrow screen,
- * so a wide table never widens the page (the same frame as the symbol pages' tables).
+ * so a wide table never widens the page (the same frame as the symbol pages' tables). A region is
+ * named by its table's header; two tables with the same header on one page (ratios and key metrics,
+ * say) also carry the heading they follow, as each landmark's name must be unique.
  */
 export function rehypeScrollTables() {
   return (tree: HastRoot): void => {
+    const frames: { frame: Element; label: string; heading: string }[] = [];
+    let heading = '';
     visit(tree, 'element', (node: Element, index, parent) => {
+      if (/^h[1-6]$/.test(node.tagName)) heading = node.children.map(textOf).join('').trim();
       if (node.tagName !== 'table' || parent === undefined || index === undefined) return;
       if (parent.type === 'element' && parent.properties.className?.toString().includes('table-scroll'))
         return;
       const caption = firstHeaderText(node);
+      const label = caption === '' ? 'Table' : `Table: ${caption}`;
       const frame: Element = {
         type: 'element',
         tagName: 'div',
-        properties: {
-          className: ['table-scroll'],
-          tabIndex: 0,
-          role: 'region',
-          ariaLabel: caption === '' ? 'Table' : `Table: ${caption}`,
-        },
+        properties: { className: ['table-scroll'], tabIndex: 0, role: 'region', ariaLabel: label },
         children: [node],
       };
+      frames.push({ frame, label, heading });
       parent.children.splice(index, 1, frame as ElementContent);
     });
+    for (const { frame, label, heading: under } of frames) {
+      const repeated = frames.filter((other) => other.label === label).length > 1;
+      if (repeated && under !== '') frame.properties.ariaLabel = `${label} (${under})`;
+    }
   };
 }
 

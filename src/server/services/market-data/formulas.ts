@@ -1,9 +1,10 @@
 /**
  * Computed fundamentals for the FMP-compatible data API: ratios, key metrics, enterprise values, financial
  * scores, owner earnings and discounted-cash-flow models. Every value is derived from the stored statements
- * and prices by the formulas written out in docs/formulas.md; nothing here reads or writes storage.
+ * and prices by the formulas written out on the documentation's Formulas pages (src/content/docs/formula.md and
+ * the pages it links); nothing here reads or writes storage.
  *
- * Conventions (see docs/formulas.md, "Conventions"):
+ * Conventions (see src/content/docs/formula.md, "Conventions"):
  * - a ratio whose denominator is zero is 0, as FMP serves it; a negative denominator keeps its sign;
  * - no function returns NaN or ±Infinity: any non-finite result is replaced by 0;
  * - values keep full precision; rounding is the API layer's choice.
@@ -561,7 +562,7 @@ export function enterpriseValue(
 // Financial scores
 // ---------------------------------------------------------------------------------------------------------
 
-/** The nine Piotroski tests, each true when the period earns its point (see docs/formulas.md). */
+/** The nine Piotroski tests, each true when the period earns its point (see src/content/docs/piotroski-score.md). */
 export interface PiotroskiCriteria {
   positiveNetIncome: boolean;
   positiveOperatingCashFlow: boolean;
@@ -743,7 +744,7 @@ export function defaultGrowthRate(annual: readonly PeriodStatements[]): number {
 
 /**
  * Default assumptions from the statements, so a model exists before anyone edits it. Each default is written
- * out in docs/formulas.md ("Default assumptions").
+ * out in src/content/docs/dcf-formula.md ("Default assumptions").
  */
 export function defaultDcfAssumptions(input: DcfStatementInputs, kind: DcfKind): DcfAssumptions {
   const latest = input.annual[0];
