@@ -220,6 +220,18 @@ test.describe('documentation', () => {
     await expect(dialog).toBeHidden();
   });
 
+  test('a reader searches for the income statement and opens its reference page', async ({ page }) => {
+    await openPage(page, '/developer/docs/quickstart');
+    await page.getByRole('button', { name: /Search docs/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Search the documentation' });
+    await dialog.getByRole('searchbox', { name: 'Search the documentation' }).fill('income statement');
+    const result = dialog.getByRole('link', { name: /^Income statement/ }).first();
+    await expect(result).toBeVisible();
+    await result.click();
+    await expect(page).toHaveURL(/\/developer\/docs\/stable\/income-statement$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Income statement' })).toBeVisible();
+  });
+
   test('search engines find the documentation in the sitemap, each page under its canonical address', async ({
     request,
   }) => {
