@@ -40,6 +40,16 @@ test.describe('documentation', () => {
     await expect(sidebar.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
     await expect(page.getByRole('heading', { level: 2, name: 'Endpoints by category' })).toBeVisible();
     await expect(page.getByText('/stable/income-statement', { exact: true })).toBeVisible();
+    const readNext = page.locator('#read-next + ul');
+    for (const next of [
+      'Authentication',
+      'Errors',
+      'Rate limits',
+      'Plans',
+      'Financial formulas',
+      'Changelog',
+    ])
+      await expect(readNext.getByRole('link', { name: next, exact: true })).toBeVisible();
 
     await sidebar.getByRole('link', { name: 'Quickstart' }).click();
     await expect(page).toHaveURL(/\/developer\/docs\/quickstart$/);

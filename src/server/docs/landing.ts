@@ -1,3 +1,4 @@
+import { isPending } from '../../lib/routes.ts';
 import { ALL_ENDPOINTS } from '../data-api/endpoints/index.ts';
 import { endpointGroups, type HomeGroup } from './home.ts';
 import { DOCS_BASE, docsEntries, docsPath, type DocsNavLink } from './navigation.ts';
@@ -6,11 +7,20 @@ import { DOCS_BASE, docsEntries, docsPath, type DocsNavLink } from './navigation
 export interface DocsLanding {
   groups: HomeGroup[];
   next: DocsNavLink[];
+  /** Pages beside the guides (the API viewer, status, changelog) that exist; they have no Markdown twin. */
+  pages: DocsNavLink[];
   endpointCount: number;
 }
 
 /** The guides a newcomer reads after the quickstart, in this order, where they are written. */
-const NEXT_READS = ['quickstart', 'authentication', 'errors', 'rate-limits', 'plans'] as const;
+const NEXT_READS = ['quickstart', 'authentication', 'errors', 'rate-limits', 'plans', 'formula'] as const;
+
+/** Pages beside the written guides that the landing page points to, once they exist. */
+const NEXT_PAGES: readonly DocsNavLink[] = [
+  { href: '/playground', label: 'API viewer' },
+  { href: `${DOCS_BASE}/status`, label: 'Status' },
+  { href: `${DOCS_BASE}/changelog`, label: 'Changelog' },
+];
 
 export async function docsLanding(): Promise<DocsLanding> {
   const entries = await docsEntries();
@@ -18,7 +28,8 @@ export async function docsLanding(): Promise<DocsLanding> {
     const entry = entries.find((candidate) => candidate.id === id);
     return entry === undefined ? [] : [{ href: docsPath(entry), label: entry.data.title }];
   });
-  return { groups: endpointGroups(), next, endpointCount: ALL_ENDPOINTS.length };
+  const pages = NEXT_PAGES.filter((link) => !isPending(link.href));
+  return { groups: endpointGroups(), next, pages, endpointCount: ALL_ENDPOINTS.length };
 }
 
 /** The landing page's Markdown twin. */
@@ -43,6 +54,7 @@ export function landingMarkdown(landing: DocsLanding, apiUrl: string): string {
   if (landing.next.length > 0) {
     lines.push('## Read next', '');
     for (const link of landing.next) lines.push(`- [${link.label}](${link.href}.md)`);
+    for (const link of landing.pages) lines.push(`- [${link.label}](${link.href})`);
     lines.push('');
   }
   lines.push('## Endpoints by category', '');
