@@ -262,8 +262,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/developer/docs/pricing',
   '/developer/docs/recommendations-formula',
   '/developer/docs/status',
-  '/faqs',
-  '/help-center',
   '/market-indexes',
   '/market-news',
   '/most-searched-stocks',
