@@ -35,9 +35,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * nothing about how many requests exist (31⁸ ≈ 850 billion values; the column is unique).
  */
 export function newReference(): string {
-  let code = '';
-  for (let i = 0; i < REFERENCE_LENGTH; i += 1)
-    code += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
+  const code = Array.from({ length: REFERENCE_LENGTH }, () =>
+    REFERENCE_ALPHABET.charAt(randomInt(REFERENCE_ALPHABET.length)),
+  ).join('');
   return `HC-${code}`;
 }
 
