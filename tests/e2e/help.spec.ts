@@ -110,6 +110,15 @@ test.describe('the FAQs', () => {
   });
 });
 
+test('a reader searching the documentation finds the FAQs and the help center', async ({ page }) => {
+  await openPage(page, '/developer/docs');
+  await page.keyboard.press('/');
+  const dialog = page.getByRole('dialog', { name: 'Search the documentation' });
+  await dialog.getByRole('searchbox', { name: 'Search the documentation' }).fill('invoice');
+  await expect(dialog.getByRole('link', { name: /Frequently asked questions/ }).first()).toBeVisible();
+  await expect(dialog.getByRole('link', { name: /Help center/ }).first()).toBeVisible();
+});
+
 test.describe('the help center', () => {
   test('a visitor finds the help center in the documentation menu and opens a guide', async ({ page }) => {
     await openPage(page, '/');

@@ -25,6 +25,7 @@ import {
   type HelpTopic,
 } from '../../src/lib/help-topics.ts';
 import { EMAIL_MESSAGE } from '../../src/lib/messages.ts';
+import { siteUrl } from '../../src/server/app/config.ts';
 import { REVOKED_KEY_MESSAGE, UNVERIFIED_KEY_MESSAGE } from '../../src/server/data-api/access.ts';
 import {
   confirmationBody,
@@ -235,6 +236,7 @@ describe('the confirmation email', () => {
     expect(body).toContain(`Your reference is ${reference}.`);
     expect(body).toContain('about Billing');
     expect(body).toContain('\nInvoice, please.\n');
+    expect(body).toContain(`in the help center: ${siteUrl()}/help-center\n`);
   });
 
   it('draws references at random from letters and digits that cannot be confused', () => {

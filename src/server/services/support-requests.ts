@@ -3,6 +3,7 @@ import { desc, sql, type SQL } from 'drizzle-orm';
 import type { HelpRequest } from '../../lib/help-schema.ts';
 import { helpTopicLabel, type HelpTopic } from '../../lib/help-topics.ts';
 import { SITE_NAME } from '../../lib/routes.ts';
+import { siteUrl } from '../app/config.ts';
 import type { Db } from '../db/client.ts';
 import { supportRequests, type SupportRequest } from '../db/schema.ts';
 import { queueEmail } from './outbox.ts';
@@ -65,7 +66,7 @@ export function confirmationBody(request: {
     '',
     request.message,
     '',
-    `The answers to common questions are in the help center: ${HELP_CENTER_PATH}`,
+    `The answers to common questions are in the help center: ${siteUrl()}${HELP_CENTER_PATH}`,
     '',
     `${SITE_NAME} support`,
   ].join('\n');
