@@ -49,6 +49,19 @@ export const CONTENT_PAGE_TARGETS: PageSpeedTargets = {
   scriptBytes: CONTENT_PAGE_SCRIPT_BYTES,
 };
 
+/**
+ * The help center: a content page whose contact form, at the end of the page, hydrates (with React)
+ * only once it scrolls into view. Lighthouse loads the page without scrolling, so the content
+ * targets apply to what it measures; the script budget is left out because `npm run size` counts the
+ * form's island, which a reader who never reaches the form never downloads.
+ */
+export const HELP_CENTER_TARGETS: PageSpeedTargets = {
+  performance: CONTENT_PAGE_TARGETS.performance,
+  lcpMs: CONTENT_PAGE_TARGETS.lcpMs,
+  tbtMs: CONTENT_PAGE_TARGETS.tbtMs,
+  cls: CONTENT_PAGE_TARGETS.cls,
+};
+
 /** Every page type measured, in report order. */
 export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
   { type: 'home', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/' }] },
@@ -60,7 +73,8 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
     targets: CONTENT_PAGE_TARGETS,
     pages: [{ path: '/developer/docs/stable/quote' }],
   },
-  { type: 'help', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/faqs' }, { path: '/help-center' }] },
+  { type: 'faqs', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/faqs' }] },
+  { type: 'help center', targets: HELP_CENTER_TARGETS, pages: [{ path: '/help-center' }] },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {

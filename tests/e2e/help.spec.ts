@@ -170,6 +170,21 @@ test.describe('the help center', () => {
     await expect(helpForm(page).getByLabel('Your name')).toHaveValue('');
   });
 
+  test('a reader who never scrolls to the form downloads none of its code', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const formScripts: string[] = [];
+    page.on('request', (request) => {
+      if (/HelpForm|help-form/i.test(request.url())) formScripts.push(request.url());
+    });
+    await page.goto('/help-center');
+    await page.waitForLoadState('networkidle');
+    expect(formScripts).toEqual([]);
+
+    await helpForm(page).scrollIntoViewIfNeeded();
+    await expect.poll(() => formScripts.length).toBeGreaterThan(0);
+    await expect(helpForm(page).getByRole('button', { name: 'Send question' })).toBeEnabled();
+  });
+
   test('a wrong field is named next to it and nothing typed is lost', async ({ page }) => {
     await openHelpCenter(page);
     await fillHelp(page, { email: 'grace-at-example.com', message: 'Help!' });
