@@ -40,12 +40,12 @@ export interface PageSpeedPageType {
   pages: readonly PageSpeedPage[];
 }
 
+/** What a content page's loading must reach, whatever scripts it may load later. */
+const CONTENT_PAGE_LOADING = { performance: 100, lcpMs: 1_600, tbtMs: 50, cls: 0 } as const;
+
 /** The content pages' targets, shared by every content page type (home, legal; later docs, blog, datasets). */
 export const CONTENT_PAGE_TARGETS: PageSpeedTargets = {
-  performance: 100,
-  lcpMs: 1_600,
-  tbtMs: 50,
-  cls: 0,
+  ...CONTENT_PAGE_LOADING,
   scriptBytes: CONTENT_PAGE_SCRIPT_BYTES,
 };
 
@@ -55,12 +55,7 @@ export const CONTENT_PAGE_TARGETS: PageSpeedTargets = {
  * targets apply to what it measures; the script budget is left out because `npm run size` counts the
  * form's island, which a reader who never reaches the form never downloads.
  */
-export const HELP_CENTER_TARGETS: PageSpeedTargets = {
-  performance: CONTENT_PAGE_TARGETS.performance,
-  lcpMs: CONTENT_PAGE_TARGETS.lcpMs,
-  tbtMs: CONTENT_PAGE_TARGETS.tbtMs,
-  cls: CONTENT_PAGE_TARGETS.cls,
-};
+export const HELP_CENTER_TARGETS: PageSpeedTargets = { ...CONTENT_PAGE_LOADING };
 
 /** Every page type measured, in report order. */
 export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
