@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { HELP_TOPIC_IDS } from './lib/help-topics.ts';
 import { changelogEntrySchema } from './server/docs/changelog.ts';
 
 /** The legal documents linked from the footer (Terms of Service, Privacy Policy). */
@@ -45,4 +46,39 @@ const changelog = defineCollection({
   schema: changelogEntrySchema,
 });
 
-export const collections = { legal, docs, changelog };
+/**
+ * The questions of `/faqs`: one Markdown file per question, its answer the text, in a folder per
+ * topic (`faqs/<topic>/<anchor>.md`). The file name is the answer's anchor, so `/faqs#<anchor>`
+ * links to it; anchors are unique across topics (a test checks).
+ */
+const faqs = defineCollection({
+  loader: glob({ pattern: '**/*.md', base: './src/content/faqs' }),
+  schema: z.object({
+    question: z.string().min(1),
+    /** The topic the question is listed under; must match its folder. */
+    group: z.enum(HELP_TOPIC_IDS),
+    /** Position within its topic, smallest first. */
+    order: z.number().int(),
+    /** When the answer last changed in substance. */
+    updated: z.coerce.date(),
+  }),
+});
+
+/**
+ * The help center's how-to articles (`/help-center#<anchor>`): one Markdown file per task, in a
+ * folder per topic, the steps as plain paragraphs and lists (no headings: each article is one
+ * section of the page).
+ */
+const help = defineCollection({
+  loader: glob({ pattern: '**/*.md', base: './src/content/help' }),
+  schema: z.object({
+    title: z.string().min(1),
+    /** One sentence saying what the article helps with, shown under its title. */
+    description: z.string().min(1),
+    group: z.enum(HELP_TOPIC_IDS),
+    order: z.number().int(),
+    updated: z.coerce.date(),
+  }),
+});
+
+export const collections = { legal, docs, changelog, faqs, help };

@@ -40,14 +40,22 @@ export interface PageSpeedPageType {
   pages: readonly PageSpeedPage[];
 }
 
+/** What a content page's loading must reach, whatever scripts it may load later. */
+const CONTENT_PAGE_LOADING = { performance: 100, lcpMs: 1_600, tbtMs: 50, cls: 0 } as const;
+
 /** The content pages' targets, shared by every content page type (home, legal; later docs, blog, datasets). */
 export const CONTENT_PAGE_TARGETS: PageSpeedTargets = {
-  performance: 100,
-  lcpMs: 1_600,
-  tbtMs: 50,
-  cls: 0,
+  ...CONTENT_PAGE_LOADING,
   scriptBytes: CONTENT_PAGE_SCRIPT_BYTES,
 };
+
+/**
+ * The help center: a content page whose contact form, at the end of the page, hydrates (with React)
+ * only once it scrolls into view. Lighthouse loads the page without scrolling, so the content
+ * targets apply to what it measures; the script budget is left out because `npm run size` counts the
+ * form's island, which a reader who never reaches the form never downloads.
+ */
+export const HELP_CENTER_TARGETS: PageSpeedTargets = { ...CONTENT_PAGE_LOADING };
 
 /** Every page type measured, in report order. */
 export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
@@ -60,6 +68,8 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
     targets: CONTENT_PAGE_TARGETS,
     pages: [{ path: '/developer/docs/stable/quote' }],
   },
+  { type: 'faqs', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/faqs' }] },
+  { type: 'help center', targets: HELP_CENTER_TARGETS, pages: [{ path: '/help-center' }] },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {

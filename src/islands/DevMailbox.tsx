@@ -33,6 +33,8 @@ function Message({ message }: { message: MailboxMessage }): ReactNode {
       <p className="mailbox__address">
         To <strong>{message.email}</strong>
       </p>
+      {message.subject === undefined ? null : <p className="mailbox__subject">{message.subject}</p>}
+      {message.body === undefined ? null : <p className="mailbox__body">{message.body}</p>}
       <a className="mailbox__link" href={message.link} target="_blank" rel="noopener noreferrer">
         {linkLabel(message.requestType)}
         <span className="visually-hidden"> for {message.email} (opens in a new tab)</span>
@@ -48,7 +50,7 @@ function summary(state: DevMailboxState, visible: number): string {
   if (status === 'error') return '';
   if (status !== 'ready') return messages.length === 0 ? 'Loading messages…' : 'Refreshing messages…';
   if (messages.length === 0) {
-    return 'No messages yet. Emails the site sends, such as address verification and password reset, appear here.';
+    return 'No messages yet. Emails the site sends, such as address verification, password reset and help request confirmations, appear here.';
   }
   if (visible === 0) return `No messages to addresses containing “${filter.trim()}”.`;
   return `${visible === 1 ? '1 message' : `${String(visible)} messages`}, newest first.`;
@@ -70,7 +72,7 @@ function Listing(): ReactNode {
       {visible.length > 0 && state.status !== 'error' && (
         <ul className="mailbox__list" role="list">
           {visible.map((message) => (
-            <Message key={message.link} message={message} />
+            <Message key={message.id ?? message.link} message={message} />
           ))}
         </ul>
       )}

@@ -256,8 +256,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/developer/docs/excel-add-on-explorer',
   '/developer/docs/pricing',
   '/developer/docs/status',
-  '/faqs',
-  '/help-center',
   '/market-indexes',
   '/market-news',
   '/most-searched-stocks',

@@ -9,13 +9,23 @@ export const DEV_MAILBOX_API_URL = '/api/dev/mailbox';
 export const DEV_MAILBOX_PAGE = '/dev/mailbox';
 
 /**
- * One email the identity provider would have sent. Locally the Auth emulator sends no mail and
- * keeps each message's action link instead, so the mailbox shows what would be in the inbox.
+ * One email the site would have sent: the identity provider's (locally the Auth emulator sends no
+ * mail and keeps each message's action link instead) or the product's own, such as the
+ * confirmation of a help request, which carry their subject and text.
  */
 export interface MailboxMessage {
+  /** The product's own emails have an id; the identity provider's are told apart by their link. */
+  id?: string;
   email: string;
-  /** The provider's kind of message: 'VERIFY_EMAIL', 'PASSWORD_RESET', 'EMAIL_SIGNIN', … */
+  /**
+   * The kind of message: the provider's ('VERIFY_EMAIL', 'PASSWORD_RESET', 'EMAIL_SIGNIN', …) or
+   * the product's ('HELP_REQUEST_RECEIVED').
+   */
   requestType: string;
+  /** The subject line of the product's own emails. */
+  subject?: string;
+  /** The plain text of the product's own emails. */
+  body?: string;
   /**
    * The action link the email would contain: for password resets and address verifications the
    * site's own page (a path on this site, src/lib/action-link.ts), else the provider's link.
@@ -25,7 +35,10 @@ export interface MailboxMessage {
   createdAt?: string;
 }
 
-/** GET /api/dev/mailbox: newest first. */
+/**
+ * GET /api/dev/mailbox: the product's own emails, newest first, then the identity provider's,
+ * newest first (the emulator does not date its messages).
+ */
 export interface MailboxAnswer {
   messages: MailboxMessage[];
 }
@@ -36,6 +49,7 @@ const KIND_LABELS: Readonly<Record<string, string>> = {
   EMAIL_SIGNIN: 'Sign-in link',
   VERIFY_AND_CHANGE_EMAIL: 'Email address change',
   RECOVER_EMAIL: 'Email address recovery',
+  HELP_REQUEST_RECEIVED: 'Help request received',
 };
 
 /** A reader's name for a kind of message; unknown kinds are shown as the provider names them. */
@@ -49,6 +63,7 @@ const LINK_LABELS: Readonly<Record<string, string>> = {
   EMAIL_SIGNIN: 'Sign in',
   VERIFY_AND_CHANGE_EMAIL: 'Confirm new address',
   RECOVER_EMAIL: 'Restore address',
+  HELP_REQUEST_RECEIVED: 'Open the help center',
 };
 
 /** The words on a message's action link, saying what following it does. */

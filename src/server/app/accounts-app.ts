@@ -13,6 +13,7 @@ import { appServerRoutes } from '../routes/app-server.ts';
 import { clientConfigRoutes } from '../routes/client-config.ts';
 import { devauthRoutes } from '../routes/devauth.ts';
 import { enterpriseRoutes } from '../routes/enterprise.ts';
+import { helpRoutes } from '../routes/help.ts';
 import { marketChartRoutes } from '../routes/market-chart.ts';
 import { createMarketHistoryRoutes } from '../routes/market-history.ts';
 import { devMailboxRoutes } from '../routes/dev-mailbox.ts';
@@ -30,6 +31,7 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', portalRoutes)
   .route('/portal', portalAuthRoutes)
   .route('/portal', enterpriseRoutes)
+  .route('/portal', helpRoutes)
   .route('/portal', emailVerificationRoutes)
   .route('/portal', accountActionRoutes)
   .route('/portal', apiUsageRoutes)

@@ -331,6 +331,57 @@ export const deviceCodes = pgTable(
   ],
 );
 
+/**
+ * Questions sent with the help center's form, kept for support to answer. The reference is what
+ * the sender is shown and emailed, so a reply or a follow-up can name the request.
+ */
+export const supportRequests = pgTable(
+  'support_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** `HC-` and eight letters and digits; unique, quoted by the sender in follow-ups. */
+    reference: text('reference').notNull().unique(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    /** One of the help topics in src/lib/help-topics.ts. */
+    topic: text('topic').notNull(),
+    message: text('message').notNull(),
+    /** The account of a signed-in sender. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'support_requests_topic_check',
+      sql`topic in ('account', 'keys', 'billing', 'data', 'api', 'limits')`,
+    ),
+    index('support_requests_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * The product's own emails (such as the confirmation of a help request), written here instead of
+ * being held in memory so every instance sharing the database sees them; the local mailbox lists
+ * them beside the identity provider's messages.
+ */
+export const outboxEmails = pgTable(
+  'outbox_emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The recipient's address, lower case. */
+    email: text('email').notNull(),
+    /** What the email is, as the mailbox labels it: 'HELP_REQUEST_RECEIVED', … */
+    kind: text('kind').notNull(),
+    subject: text('subject').notNull(),
+    /** The plain-text body. */
+    body: text('body').notNull(),
+    /** The page the email invites its reader to open (a path on this site). */
+    link: text('link').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('outbox_emails_created_at_idx').on(t.createdAt)],
+);
+
 /** Calls and bytes per key, endpoint and UTC day, added up in batches by the data API. */
 export const apiUsage = pgTable(
   'api_usage',
@@ -358,3 +409,5 @@ export type AuditEntry = typeof auditLog.$inferSelect;
 export type EnterpriseEnquiry = typeof enterpriseEnquiries.$inferSelect;
 export type DeviceCode = typeof deviceCodes.$inferSelect;
 export type ApiUsageRow = typeof apiUsage.$inferSelect;
+export type SupportRequest = typeof supportRequests.$inferSelect;
+export type OutboxEmail = typeof outboxEmails.$inferSelect;

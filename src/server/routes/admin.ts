@@ -11,6 +11,7 @@ import { queryParams } from '../middleware/validate.ts';
 import { listAudit } from '../services/audit-log.ts';
 import { listClientErrors } from '../services/client-errors.ts';
 import { listEnterpriseEnquiries } from '../services/enterprise-enquiries.ts';
+import { listSupportRequests } from '../services/support-requests.ts';
 import { findUserById, setBlocked } from '../services/users.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { planDataTier, profileData } from '../auth/user-data.ts';
@@ -73,6 +74,10 @@ export const adminRoutes = new Hono<AccountsEnv>()
   .get('/enterprise-enquiries', queryParams(pageQuery), async (c) => {
     const { limit, before } = c.req.valid('query');
     return c.json(await listEnterpriseEnquiries(c.var.db, { limit, before }));
+  })
+  .get('/support-requests', queryParams(pageQuery), async (c) => {
+    const { limit, before } = c.req.valid('query');
+    return c.json(await listSupportRequests(c.var.db, { limit, before }));
   })
   .get('/users/:id', queryParams(noQuery), async (c) => {
     const id = c.req.param('id');

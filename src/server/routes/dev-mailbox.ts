@@ -8,6 +8,8 @@ import { apiError } from '../app/errors.ts';
 import { IDENTITY_TIMEOUT_MS } from '../auth/identity.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { queryParams } from '../middleware/validate.ts';
+import type { Db } from '../db/client.ts';
+import { listOutbox } from '../services/outbox.ts';
 
 export const NO_MAILBOX_MESSAGE =
   'The local mailbox exists only when the site runs against the Auth emulator.';
@@ -60,10 +62,25 @@ async function emulatorMessages(host: string, projectId: string): Promise<Mailbo
   }
 }
 
+/** The product's own emails (the outbox, shared by every instance through the database), newest first. */
+async function outboxMessages(db: Db): Promise<MailboxMessage[]> {
+  const rows = await listOutbox(db);
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    requestType: row.kind,
+    subject: row.subject,
+    body: row.body,
+    link: row.link,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
+
 /**
  * GET /api/dev/mailbox: while the site runs against the Auth emulator, which delivers no email,
- * the messages it would have sent (address verification, password reset, …) with their links, so
- * the product can be tried end to end locally. Against a real Firebase project it does not exist.
+ * the messages it would have sent (address verification, password reset, …) with their links, and
+ * the product's own emails (help request confirmations), so the product can be tried end to end
+ * locally. Against a real Firebase project it does not exist.
  */
 export const devMailboxRoutes = new Hono<AccountsEnv>().get(
   '/dev/mailbox',
@@ -82,7 +99,7 @@ export const devMailboxRoutes = new Hono<AccountsEnv>().get(
         { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       );
     }
-    const body: MailboxAnswer = { messages };
+    const body: MailboxAnswer = { messages: [...(await outboxMessages(c.var.db)), ...messages] };
     return c.json(body);
   },
 );
