@@ -242,7 +242,9 @@ export function statusProbeIntervalMs(env?: Environment): number {
   if (value === undefined) return DEFAULT_STATUS_PROBE_INTERVAL_MS;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1000) {
-    throw new Error(`STATUS_PROBE_INTERVAL_MS must be a whole number of milliseconds, at least 1000, got "${value}"`);
+    throw new Error(
+      `STATUS_PROBE_INTERVAL_MS must be a whole number of milliseconds, at least 1000, got "${value}"`,
+    );
   }
   return n;
 }
