@@ -39,6 +39,10 @@ function down(detail: string): ProbeFinding {
   return { state: 'down', detail: redactSecrets(detail) };
 }
 
+function isFinding(value: Response | ProbeFinding): value is ProbeFinding {
+  return 'state' in value;
+}
+
 function fromCheck(check: Check): ProbeFinding {
   return check.ok ? WORKING : down(check.reason);
 }
@@ -83,11 +87,13 @@ export async function statusServiceKey(db: Db, options: { secret?: string } = {}
   return issued.key;
 }
 
-/** Fetches a URL within the probe time limit: down unless it answers 2xx. */
+/**
+ * Fetches a URL within the probe time limit; a finding (down) when it cannot. Told apart by shape, not
+ * by class: the HTTP server adapter may replace the global Response with its own.
+ */
 async function answers(url: string, headers: Record<string, string> = {}): Promise<Response | ProbeFinding> {
   try {
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    return res;
+    return await fetch(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
   } catch (error) {
     return down(error instanceof Error && error.name === 'TimeoutError' ? 'no answer' : rootCause(error));
   }
@@ -96,7 +102,7 @@ async function answers(url: string, headers: Record<string, string> = {}): Promi
 /** The site: its home page answers. */
 async function probeSite(siteUrl: string): Promise<ProbeFinding> {
   const res = await answers(`${siteUrl}/`);
-  if (!(res instanceof Response)) return res;
+  if (isFinding(res)) return res;
   await res.body?.cancel();
   return res.ok ? WORKING : down(`HTTP ${String(res.status)}`);
 }
@@ -104,7 +110,7 @@ async function probeSite(siteUrl: string): Promise<ProbeFinding> {
 /** The accounts API: its readiness (the database and the identity provider it needs). */
 async function probeAccountsApi(siteUrl: string): Promise<ProbeFinding> {
   const res = await answers(`${siteUrl}/api/readyz`);
-  if (!(res instanceof Response)) return res;
+  if (isFinding(res)) return res;
   const body = (await res.json().catch(() => ({}))) as { status?: string; reason?: string };
   if (res.status === 200 && body.status === 'degraded')
     return { state: 'degraded', detail: body.reason ?? '' };
@@ -134,12 +140,16 @@ export interface StatusProbeOptions {
  * replaced) makes the next round read it again.
  */
 export function statusProbes(options: StatusProbeOptions): StatusProbe[] {
-  let key: string | undefined;
-  const serviceKey = async (): Promise<string> => {
-    key ??= await statusServiceKey(
-      await options.database(),
-      options.secret === undefined ? {} : { secret: options.secret },
-    );
+  // One read shared by the probes of a round: concurrent first reads would each issue a key.
+  let key: Promise<string> | undefined;
+  const serviceKey = (): Promise<string> => {
+    key ??= options
+      .database()
+      .then((db) => statusServiceKey(db, options.secret === undefined ? {} : { secret: options.secret }))
+      .catch((error: unknown) => {
+        key = undefined;
+        throw error;
+      });
     return key;
   };
   const callGroup = async (group: ReturnType<typeof statusGroups>[number]): Promise<ProbeFinding> => {
@@ -173,7 +183,7 @@ export function statusProbes(options: StatusProbeOptions): StatusProbe[] {
       }
       const query = quote === undefined ? 'symbol=AAPL' : quote.endpoint.example;
       const res = await answers(`${options.dataApiUrl}/stable/quote?${query}`, { apikey: credential });
-      if (!(res instanceof Response)) return res;
+      if (isFinding(res)) return res;
       await res.body?.cancel();
       if (res.status === 401) key = undefined;
       return res.ok ? WORKING : down(`HTTP ${String(res.status)}`);
