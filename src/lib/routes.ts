@@ -261,7 +261,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/developer/docs/piotroski-score',
   '/developer/docs/pricing',
   '/developer/docs/recommendations-formula',
-  '/developer/docs/status',
   '/faqs',
   '/help-center',
   '/market-indexes',

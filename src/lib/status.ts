@@ -3,6 +3,9 @@
  * page shows for it. Shared by the server that writes the answer and the page's script.
  */
 
+/** Where the status answer is served (by the site's accounts API). */
+export const STATUS_API_PATH = '/api/status';
+
 /** A component's state: as last probed, or unknown when no recent check exists. */
 export type ComponentState = 'operational' | 'degraded' | 'down' | 'unknown';
 
