@@ -90,6 +90,25 @@ export function barText(day: StatusDay): string {
     : `${day.date}: ${percentText(day.ok, day.checks)} of checks passed`;
 }
 
+function days(n: number): string {
+  return n === 1 ? '1 day' : `${String(n)} days`;
+}
+
+/**
+ * The daily bars in one sentence for screen readers (the bars themselves are drawn, each with its
+ * day as a tooltip): how many days passed every check and had no data, and each day with failures.
+ */
+export function barsSummary(series: readonly StatusDay[]): string {
+  const perfect = series.filter((day) => day.checks > 0 && day.ok === day.checks).length;
+  const empty = series.filter((day) => day.checks === 0).length;
+  const failing = series.filter((day) => day.ok < day.checks);
+  const parts = [`every check passed on ${days(perfect)}`];
+  if (failing.length > 0) parts.push(`some failed on ${days(failing.length)}`);
+  if (empty > 0) parts.push(`no data on ${days(empty)}`);
+  const listed = failing.map((day) => `${day.date} (${percentText(day.ok, day.checks)} passed)`).join(', ');
+  return `Last ${String(series.length)} days: ${parts.join(', ')}.${listed === '' ? '' : ` Days with failed checks: ${listed}.`}`;
+}
+
 /** Latency as the page writes it: "38 ms", "1.2 s", or "—" before a check. */
 export function latencyText(ms: number | null): string {
   if (ms === null) return '—';

@@ -1,5 +1,6 @@
 import {
   barLevel,
+  barsSummary,
   barText,
   latencyText,
   overallLabel,
@@ -37,26 +38,20 @@ function setState(element: Element | null, state: string): void {
   if (element instanceof HTMLElement && element.dataset.state !== state) element.dataset.state = state;
 }
 
-/** The 90 bars of a component, built once and then updated in place. */
+/** The 90 bars of a component, built once and then updated in place; each day's figures are its tooltip. */
 function renderBars(list: HTMLElement, item: ComponentStatus): void {
   while (list.children.length < item.days.length) {
     const bar = document.createElement('li');
     bar.className = 'status-bar';
-    const mark = document.createElement('span');
-    mark.setAttribute('role', 'img');
-    bar.append(mark);
     list.append(bar);
   }
   while (list.children.length > item.days.length) list.lastElementChild?.remove();
   item.days.forEach((day, index) => {
     const bar = list.children[index] as HTMLElement;
-    const mark = bar.firstElementChild as HTMLElement;
+    const level = barLevel(day);
+    if (bar.dataset.level !== level) bar.dataset.level = level;
     const text = barText(day);
-    bar.dataset.level = barLevel(day);
-    if (mark.getAttribute('aria-label') !== text) {
-      mark.setAttribute('aria-label', text);
-      mark.title = text;
-    }
+    if (bar.title !== text) bar.title = text;
   });
 }
 
@@ -71,6 +66,7 @@ function renderItem(root: HTMLElement, item: ComponentStatus): void {
     element.querySelector('[data-status-uptime]'),
     item.uptime90d === null ? 'No data' : `${String(item.uptime90d)}%`,
   );
+  setText(element.querySelector('[data-status-summary]'), barsSummary(item.days));
   const bars = element.querySelector<HTMLElement>('[data-status-bars]');
   if (bars !== null) renderBars(bars, item);
 }

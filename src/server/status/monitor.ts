@@ -170,7 +170,8 @@ export class StatusMonitor {
     );
     const latencyMs = Math.round(performance.now() - started);
     const state = finding.state === 'operational' && latencyMs > SLOW_PROBE_MS ? 'degraded' : finding.state;
-    const detail = state === 'degraded' && finding.detail === '' ? `slow: ${String(latencyMs)} ms` : finding.detail;
+    const detail =
+      state === 'degraded' && finding.detail === '' ? `slow: ${String(latencyMs)} ms` : finding.detail;
     return { component: probe.component, checkedAt, state, latencyMs, detail };
   }
 
