@@ -84,10 +84,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 
 /** Whether the transaction took the round's advisory lock (postgres-js answers rows, PGlite `{rows}`). */
 async function tryRoundLock(tx: Db): Promise<boolean> {
-  const answer = (await tx.execute(
+  const answer: unknown = await tx.execute(
     sql`select pg_try_advisory_xact_lock(${STATUS_LOCK_KEY}) as locked`,
-  )) as unknown as { locked: boolean }[] | { rows: { locked: boolean }[] };
-  const rows = Array.isArray(answer) ? answer : answer.rows;
+  );
+  const rows = (Array.isArray(answer) ? answer : (answer as { rows: unknown[] }).rows) as {
+    locked?: boolean;
+  }[];
   return rows[0]?.locked === true;
 }
 
@@ -110,7 +112,7 @@ export class StatusMonitor {
   private readonly now: () => number;
   private readonly log: (line: string) => void;
   /** This instance's newest round. */
-  private ownRound: Map<string, CheckResult> = new Map();
+  private ownRound = new Map<string, CheckResult>();
   /** Results not stored yet (found while the database was away). */
   private pending: CheckResult[] = [];
   private stored: StoredView | undefined;
