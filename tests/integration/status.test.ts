@@ -149,6 +149,32 @@ for (const target of databaseTargets()) {
       expect(answer.checkedAt).toEqual(byId(answer, 'database').checkedAt);
     });
 
+    it('stops probing on a stop, after the round in flight has finished', async () => {
+      let runs = 0;
+      let finished = 0;
+      const probes = fakeProbes().map((probe) => ({
+        ...probe,
+        run: async () => {
+          runs += 1;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          finished += 1;
+          return probe.run();
+        },
+      }));
+      const monitor = new StatusMonitor({
+        probes,
+        database: () => Promise.resolve(database),
+        intervalMs: 1_000,
+      });
+      monitor.start();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await monitor.stop();
+      expect(finished).toBe(runs);
+      expect(runs).toBe(COMPONENT_IDS.length);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(runs).toBe(COMPONENT_IDS.length);
+    });
+
     it('counts a probe that does not answer in time as down', async () => {
       const probes = fakeProbes();
       probes[3] = { component: 'database', run: () => new Promise(() => undefined) };
