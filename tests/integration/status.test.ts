@@ -289,6 +289,10 @@ describe.skipIf(testDatabaseUrl === undefined)('status during a PostgreSQL outag
     await database.migrate();
   });
 
+  afterEach(async () => {
+    await relay.restore();
+  });
+
   afterAll(async () => {
     await relay.restore();
     await database.close();
