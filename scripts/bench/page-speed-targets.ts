@@ -60,7 +60,7 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
     targets: CONTENT_PAGE_TARGETS,
     pages: [{ path: '/developer/docs/stable/quote' }],
   },
-  { type: 'docs status', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs/status/' }] },
+  { type: 'docs status', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs/status' }] },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {
