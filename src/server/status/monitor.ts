@@ -105,6 +105,10 @@ export function overallState(
   return 'operational';
 }
 
+/**
+ * Probes the service once per interval and answers its status: the process that serves the site runs
+ * one (`startStatusMonitor` in serve.ts), which GET /api/status answers from.
+ */
 export class StatusMonitor {
   readonly intervalMs: number;
   private readonly probes: readonly StatusProbe[];
