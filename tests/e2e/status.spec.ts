@@ -28,7 +28,10 @@ test.describe('status page', () => {
 
     await expect(page).toHaveURL(/\/developer\/docs\/status\/$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Status' })).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: 'All systems operational' })).toBeVisible();
+    // The end-to-end site probes itself every 10 s: a check slowed by a busy machine is soon done again.
+    await expect(page.getByRole('status').filter({ hasText: 'All systems operational' })).toBeVisible({
+      timeout: 25_000,
+    });
     for (const name of COMPONENTS) {
       const item = card(page, name);
       await expect(item.getByText('Operational', { exact: true })).toBeVisible();
@@ -65,7 +68,11 @@ test.describe('status page', () => {
     const answer = await request.get('/api/status');
     expect(answer.headers()['cache-control']).toBe('no-store');
     const body = (await answer.json()) as { state: string; components: { id: string; days: unknown[] }[] };
-    expect(body.state).toBe('operational');
+    await expect
+      .poll(async () => ((await (await request.get('/api/status')).json()) as { state: string }).state, {
+        timeout: 25_000,
+      })
+      .toBe('operational');
     expect(body.components.map((item) => item.id)).toEqual([
       'site',
       'accounts-api',
@@ -82,7 +89,7 @@ test.describe('status page', () => {
         localStorage.setItem('themeMode', mode);
       }, theme);
       await openPage(page, '/developer/docs/status/');
-      await expect(page.getByRole('status').filter({ hasText: 'All systems operational' })).toBeVisible();
+      await expect(card(page, 'Website').getByTitle(/^\d{4}-\d\d-\d\d: /)).toHaveCount(90);
       const results = await new AxeBuilder({ page }).analyze();
       expect(
         results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
