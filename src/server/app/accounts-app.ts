@@ -45,8 +45,8 @@ const api = new Hono<AccountsEnv>()
 
 /**
  * The accounts API served by the site under /api (the spec's portal and app server): health and
- * status first (they answer while the database is down), then protection (headers, CORS, origin check, body limits, JSON only), then the database and
- * the caller, then the routes.
+ * status first (they answer while the database is down), then protection (headers, CORS, origin
+ * check, body limits, JSON only), then the database and the caller, then the routes.
  */
 export const accountsApp = new Hono<AccountsEnv>()
   .use(securityHeaders())
