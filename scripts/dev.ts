@@ -1,12 +1,20 @@
 import { dev } from 'astro';
 import { readConfig } from '../src/server/app/config.ts';
 import { closeDatabase, getDatabase } from '../src/server/db/client.ts';
-import { closeServer, displayUrl, ensureMarketData, startDataApi } from '../src/server/app/serve.ts';
+import {
+  closeServer,
+  displayUrl,
+  ensureMarketData,
+  probeUrl,
+  startDataApi,
+  startStatusMonitor,
+  stopStatusMonitor,
+} from '../src/server/app/serve.ts';
 import type { AuthEmulator } from './emulator.ts';
 import { startEmulatorIfNeeded, stopOnSignals } from './launch.ts';
 
-// Development: the Astro dev server, the data API, the database and the Auth emulator, all in this
-// process tree so that the embedded database is opened once.
+// Development: the Astro dev server, the data API, the database, the status probes and the Auth
+// emulator, all in this process tree so that the embedded database is opened once.
 process.env.ASTRO_TELEMETRY_DISABLED = '1';
 const config = readConfig();
 let emulator: AuthEmulator | undefined;
@@ -15,7 +23,12 @@ try {
   await ensureMarketData((await getDatabase()).db);
   const dataApi = await startDataApi(config.host, config.dataApiPort);
   const site = await dev({ root: process.cwd(), server: { port: config.sitePort, host: config.host } });
+  const status = startStatusMonitor(
+    probeUrl(config.host, config.sitePort),
+    probeUrl(config.host, dataApi.port),
+  );
   stopOnSignals(async () => {
+    await stopStatusMonitor(status);
     await site.stop();
     await closeServer(dataApi.server);
     await closeDatabase();

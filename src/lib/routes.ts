@@ -255,7 +255,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/developer/docs/excel-add-on',
   '/developer/docs/excel-add-on-explorer',
   '/developer/docs/pricing',
-  '/developer/docs/status',
   '/market-indexes',
   '/market-news',
   '/most-searched-stocks',

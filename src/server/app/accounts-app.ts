@@ -21,6 +21,7 @@ import { apiUsageRoutes } from '../routes/api-usage.ts';
 import { emailVerificationRoutes } from '../routes/email-verification.ts';
 import { portalAuthRoutes } from '../routes/portal-auth.ts';
 import { portalRoutes } from '../routes/portal.ts';
+import { statusRoutes } from '../routes/status.ts';
 import { supportRoutes } from '../routes/support.ts';
 
 /** Request bodies of the accounts API are small forms; anything larger is refused with 413. */
@@ -45,9 +46,9 @@ const api = new Hono<AccountsEnv>()
   .route('/', devMailboxRoutes);
 
 /**
- * The accounts API served by the site under /api (the spec's portal and app server): health first,
- * then protection (headers, CORS, origin check, body limits, JSON only), then the database and
- * the caller, then the routes.
+ * The accounts API served by the site under /api (the spec's portal and app server): health and
+ * status first (they answer while the database is down), then protection (headers, CORS, origin
+ * check, body limits, JSON only), then the database and the caller, then the routes.
  */
 export const accountsApp = new Hono<AccountsEnv>()
   .use(securityHeaders())
@@ -59,6 +60,7 @@ export const accountsApp = new Hono<AccountsEnv>()
       limits: () => checkRateLimits(),
     }),
   )
+  .route('/', statusRoutes())
   .use(siteCors(), originCheck(), bodyLimit(BODY_LIMIT_BYTES), requireJson())
   .route('/', api)
   .all('*', (c) => apiError(c, 404, `No API route for ${c.req.method} ${c.req.path}`));

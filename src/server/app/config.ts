@@ -228,3 +228,23 @@ export function siteUrl(env?: Environment): string {
 export function dataApiAccessLogEnabled(env?: Environment): boolean {
   return current(env).DATA_API_ACCESS_LOG === '1';
 }
+
+/** How often the status probes run when STATUS_PROBE_INTERVAL_MS is not set: once a minute. */
+export const DEFAULT_STATUS_PROBE_INTERVAL_MS = 60_000;
+
+/**
+ * How often the server probes itself for the status page (STATUS_PROBE_INTERVAL_MS, milliseconds):
+ * an outage shows within one interval. Tests set a short one; below a second is refused, since a
+ * round makes a real call to every endpoint group.
+ */
+export function statusProbeIntervalMs(env?: Environment): number {
+  const value = blankToUndefined(current(env).STATUS_PROBE_INTERVAL_MS?.trim());
+  if (value === undefined) return DEFAULT_STATUS_PROBE_INTERVAL_MS;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1000) {
+    throw new Error(
+      `STATUS_PROBE_INTERVAL_MS must be a whole number of milliseconds, at least 1000, got "${value}"`,
+    );
+  }
+  return n;
+}

@@ -4,7 +4,7 @@ import type { Check } from '../auth/identity.ts';
 import { sharedRateLimitStore, type RateLimitStore } from '../middleware/rate-limit-store.ts';
 
 /** The innermost cause's message: "connect ECONNREFUSED …" says more than "Failed query: select 1". */
-function rootCause(error: unknown): string {
+export function rootCause(error: unknown): string {
   let current = error;
   while (current instanceof Error && current.cause instanceof Error) current = current.cause;
   return current instanceof Error ? current.message : 'unavailable';

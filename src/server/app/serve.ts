@@ -10,6 +10,8 @@ import { markdownTwins, negotiateMarkdown } from './markdown-twins.ts';
 import { seedSettings } from './config.ts';
 import { pagePolicyMaker, readBuiltPagePolicy } from './content-security-policy.ts';
 import { serveHashedAsset } from './static-assets.ts';
+import { registerStatusMonitor, StatusMonitor } from '../status/monitor.ts';
+import { statusProbes } from '../status/probes.ts';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -95,6 +97,37 @@ export async function ensureMarketData(db: Db, log: (line: string) => void = con
   log(`Demo market data ready in ${(summary.elapsedMs / 1000).toFixed(1)} s.`);
 }
 
+/** Where this process reaches its own server: a wildcard address is reached on the loopback. */
+export function probeUrl(host: string, port: number): string {
+  const reachable =
+    host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  return `http://${reachable}:${String(port)}`;
+}
+
+/**
+ * Starts the status probes of the site at `siteUrl` and the data API at `dataApiUrl` (every
+ * STATUS_PROBE_INTERVAL_MS, the first round at once), and makes GET /api/status answer from them.
+ */
+export function startStatusMonitor(siteUrl: string, dataApiUrl: string): StatusMonitor {
+  const monitor = new StatusMonitor({
+    probes: statusProbes({
+      siteUrl,
+      dataApiUrl,
+      pipeline: () => sharedDataApi().pipeline,
+      database: async () => (await getDatabase()).db,
+    }),
+  });
+  registerStatusMonitor(monitor);
+  monitor.start();
+  return monitor;
+}
+
+/** Stops the probes (waiting for a round in flight) before the servers and the database close. */
+export async function stopStatusMonitor(monitor: StatusMonitor): Promise<void> {
+  await monitor.stop();
+  registerStatusMonitor(undefined);
+}
+
 /**
  * Opens the database (migrating it) and starts the site and the data API in this process: PGlite
  * allows a single process per data directory, so on the embedded default both servers share it.
@@ -125,11 +158,16 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
     await closeServer(dataApi.server);
     throw error;
   });
+  const status = startStatusMonitor(probeUrl(host, sitePort), probeUrl(host, dataApi.port));
   return {
     siteUrl: displayUrl(host, sitePort),
     dataApiUrl: displayUrl(host, dataApi.port),
-    /** Finishes requests in flight (at most SHUTDOWN_GRACE_MS), flushes the usage meter, closes the database. */
+    /**
+     * Stops the status probes, finishes requests in flight (at most SHUTDOWN_GRACE_MS), flushes the
+     * usage meter, closes the database.
+     */
     async stop() {
+      await stopStatusMonitor(status);
       await Promise.all([closeServer(site), closeServer(dataApi.server)]);
       await closeSharedDataApi();
       await closeDatabase();

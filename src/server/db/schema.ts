@@ -397,6 +397,54 @@ export const apiUsage = pgTable(
   (t) => [primaryKey({ columns: [t.apiKeyId, t.day, t.endpoint] }), index('api_usage_day_idx').on(t.day)],
 );
 
+/** What a status probe found: working, working with a problem (slow, a weaker fallback), or not working. */
+export const STATUS_STATES = ['operational', 'degraded', 'down'] as const;
+export type StatusState = (typeof STATUS_STATES)[number];
+
+/**
+ * Each result of the status probes (src/server/status/): one row per component (the site, the APIs,
+ * the database, the identity provider, each endpoint group) and probe round, kept for 90 days.
+ */
+export const statusChecks = pgTable(
+  'status_checks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The component's id: 'site', 'database', 'group:quotes', … */
+    component: text('component').notNull(),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }).notNull(),
+    state: text('state', { enum: STATUS_STATES }).notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    /** Why a component is degraded or down; empty when it is operational. */
+    detail: text('detail').notNull().default(''),
+  },
+  (t) => [
+    check('status_checks_state_check', sql`state in ('operational', 'degraded', 'down')`),
+    check('status_checks_latency_check', sql`latency_ms >= 0`),
+    index('status_checks_checked_at_idx').on(t.checkedAt),
+    index('status_checks_component_checked_at_idx').on(t.component, t.checkedAt),
+  ],
+);
+
+/**
+ * The status checks counted per component and UTC day (checks made, checks passed), kept beside
+ * the rows so the 90 daily uptime bars are read from at most 90 rows per component.
+ */
+export const statusDays = pgTable(
+  'status_days',
+  {
+    component: text('component').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    checks: integer('checks').notNull().default(0),
+    /** Checks that found the component working (operational or degraded). */
+    passed: integer('passed').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.component, t.day] }),
+    index('status_days_day_idx').on(t.day),
+    check('status_days_passed_check', sql`passed between 0 and checks`),
+  ],
+);
+
 export type User = typeof users.$inferSelect;
 export type PricePlan = typeof pricePlans.$inferSelect;
 export type Coupon = typeof coupons.$inferSelect;
@@ -411,3 +459,4 @@ export type DeviceCode = typeof deviceCodes.$inferSelect;
 export type ApiUsageRow = typeof apiUsage.$inferSelect;
 export type SupportRequest = typeof supportRequests.$inferSelect;
 export type OutboxEmail = typeof outboxEmails.$inferSelect;
+export type StatusCheck = typeof statusChecks.$inferSelect;

@@ -1,0 +1,187 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import postgres from 'postgres';
+import { DatabaseRelay } from '../integration/database-relay.ts';
+import { openPage } from './fixtures.ts';
+
+const COMPONENTS = ['Website', 'Accounts API', 'Data API', 'Database', 'Identity provider'];
+
+/** The card of one component or endpoint group on the status page. */
+function card(page: Page, name: string) {
+  return page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { level: 3, name, exact: true }) });
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+test.describe('status page', () => {
+  test('a visitor opens the status page from the footer and sees every component operational with 90 days of uptime bars', async ({
+    page,
+  }) => {
+    await openPage(page, '/');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Status', exact: true }).click();
+
+    await expect(page).toHaveURL(/\/developer\/docs\/status\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Status' })).toBeVisible();
+    // The end-to-end site probes itself every 10 s: a check slowed by a busy machine is soon done again.
+    await expect(page.getByRole('status').filter({ hasText: 'All systems operational' })).toBeVisible({
+      timeout: 25_000,
+    });
+    for (const name of COMPONENTS) {
+      const item = card(page, name);
+      await expect(item.getByText('Operational', { exact: true })).toBeVisible();
+      await expect(item.getByText(/^\d+ ms$|^\d+\.\d s$/)).toBeVisible();
+      await expect(item.getByTitle(/^\d{4}-\d\d-\d\d: /)).toHaveCount(90);
+      await expect(item.getByTitle(`${today()}: 100% of checks passed`)).toBeVisible();
+    }
+    // The end-to-end site starts on an empty database: the days before today have no checks.
+    await expect(card(page, 'Database').getByTitle(/: No data$/)).toHaveCount(89);
+    await expect(
+      card(page, 'Database').getByText('Last 90 days: every check passed on 1 day, no data on 89 days.'),
+    ).toBeAttached();
+    await expect(card(page, 'Quotes').getByText('Operational', { exact: true })).toBeVisible();
+    const sidebar = page.getByRole('navigation', { name: 'Documentation' });
+    await expect(sidebar.getByRole('link', { name: 'Status' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('a developer finds the status in the Documentation menu and the same figures as JSON', async ({
+    page,
+    request,
+  }) => {
+    await openPage(page, '/developer/docs');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Documentation' })
+      .click();
+    await page.locator('#header-menu-documentation').getByRole('link', { name: 'Status' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Status' })).toBeVisible();
+
+    await expect(page.getByRole('link', { name: '/api/status' }).first()).toHaveAttribute(
+      'href',
+      '/api/status',
+    );
+    const answer = await request.get('/api/status');
+    expect(answer.headers()['cache-control']).toBe('no-store');
+    const body = (await answer.json()) as { state: string; components: { id: string; days: unknown[] }[] };
+    await expect
+      .poll(async () => ((await (await request.get('/api/status')).json()) as { state: string }).state, {
+        timeout: 25_000,
+      })
+      .toBe('operational');
+    expect(body.components.map((item) => item.id)).toEqual([
+      'site',
+      'accounts-api',
+      'data-api',
+      'database',
+      'identity',
+    ]);
+    expect(body.components.every((item) => item.days.length === 90)).toBe(true);
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the status page has no accessibility violations (${theme})`, async ({ page }) => {
+      await page.addInitScript((mode) => {
+        localStorage.setItem('themeMode', mode);
+      }, theme);
+      await openPage(page, '/developer/docs/status/');
+      await expect(card(page, 'Website').getByTitle(/^\d{4}-\d\d-\d\d: /)).toHaveCount(90);
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+    });
+  }
+});
+
+// The production site on PostgreSQL through a relay that can be cut, probing itself every two
+// seconds: the page must show the database down within a probe interval, and up again after.
+
+const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+const ports = { site: 4396, dataApi: 4397, emulator: 9746 };
+const site = `http://127.0.0.1:${String(ports.site)}`;
+
+test.describe('status page during a database outage', () => {
+  test.skip(testDatabaseUrl === undefined, 'needs PostgreSQL (TEST_DATABASE_URL)');
+  test.describe.configure({ timeout: 180_000 });
+
+  const url = new URL(testDatabaseUrl ?? 'postgres://127.0.0.1:5432/unused');
+  const relay = new DatabaseRelay(url.hostname, url.port === '' ? 5432 : Number(url.port));
+  const schema = `status_site_${randomBytes(6).toString('hex')}`;
+  let server: ChildProcess | undefined;
+  let output = '';
+
+  async function withAdmin(statement: string): Promise<void> {
+    const admin = postgres(url.href, { max: 1, onnotice: () => undefined });
+    try {
+      await admin.unsafe(statement);
+    } finally {
+      await admin.end();
+    }
+  }
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    await withAdmin(`create schema ${schema}`);
+    await relay.restore();
+    const throughRelay = new URL(url.href);
+    throughRelay.hostname = '127.0.0.1';
+    throughRelay.port = String(relay.port);
+    server = spawn(process.execPath, ['scripts/start.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(ports.site),
+        DATA_API_PORT: String(ports.dataApi),
+        FIREBASE_AUTH_EMULATOR_PORT: String(ports.emulator),
+        FIREBASE_AUTH_EMULATOR_HOST: '',
+        DATABASE_URL: throughRelay.href,
+        DATABASE_SCHEMA: schema,
+        SEED_SCALE: 'test',
+        STATUS_PROBE_INTERVAL_MS: '2000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await expect.poll(() => output, { timeout: 150_000 }).toContain('Ctrl-C stops all of them');
+  });
+
+  test.afterAll(async () => {
+    const running = server;
+    if (running?.exitCode === null) {
+      const exited = new Promise<boolean>((resolve) => running.once('exit', () => resolve(true)));
+      running.kill('SIGTERM');
+      const stopped = await Promise.race([
+        exited,
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000)),
+      ]);
+      if (!stopped) running.kill('SIGKILL');
+    }
+    await relay.cut();
+    await withAdmin(`drop schema if exists ${schema} cascade`);
+  });
+
+  test('the status page shows the database down while the outage proxy is cut, and operational once it is back', async ({
+    page,
+  }) => {
+    await page.goto(`${site}/developer/docs/status/`);
+    const database = card(page, 'Database');
+    await expect(database.getByText('Operational', { exact: true })).toBeVisible({ timeout: 15_000 });
+
+    await relay.cut();
+    // Within one probe interval (2 s) and the page's next read of the status.
+    await expect(database.getByText('Down', { exact: true })).toBeVisible({ timeout: 8_000 });
+    await expect(page.getByRole('status').filter({ hasText: 'Some systems are down' })).toBeVisible();
+    await expect(card(page, 'Website').getByText('Operational', { exact: true })).toBeVisible();
+    // Today's bar counts the failed checks, stored or not.
+    await expect(database.getByTitle(`${today()}: 100% of checks passed`)).toHaveCount(0);
+    await expect(database.getByText(new RegExp(`Days with failed checks: ${today()} \\(`))).toBeAttached();
+
+    await relay.restore();
+    await expect(database.getByText('Operational', { exact: true })).toBeVisible({ timeout: 15_000 });
+  });
+});
