@@ -71,6 +71,7 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
   { type: 'faqs', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/faqs' }] },
   { type: 'help center', targets: HELP_CENTER_TARGETS, pages: [{ path: '/help-center' }] },
   { type: 'docs status', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs/status' }] },
+  { type: 'pricing', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs/pricing' }] },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {

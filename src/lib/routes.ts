@@ -254,7 +254,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/developer/docs/admin',
   '/developer/docs/excel-add-on',
   '/developer/docs/excel-add-on-explorer',
-  '/developer/docs/pricing',
   '/market-indexes',
   '/market-news',
   '/most-searched-stocks',

@@ -1,4 +1,4 @@
-import { map } from 'nanostores';
+import { atom, map } from 'nanostores';
 import { ApiError, portal } from '../http.ts';
 import { PRICE_PLANS_ERROR_MESSAGE } from '../messages.ts';
 import { DEFAULT_PRICING, type PricePlan, type PricePlansAnswer } from '../price-plans.ts';
@@ -172,4 +172,50 @@ export async function loadPricePlans(
     return;
   }
   $pricing.setKey('errorMessage', errorMessage === '' ? PRICE_PLANS_ERROR_MESSAGE : errorMessage);
+}
+
+/** The checkout contract's answer: where the provider's payment page is. */
+interface CheckoutAnswer {
+  url: string;
+}
+
+/** Asks the portal to open a checkout; a parameter of {@link startCheckout} so tests can answer instead. */
+export type CheckoutRequest = (body: { planCode: string; couponCode?: string }) => Promise<unknown>;
+
+const requestCheckout: CheckoutRequest = (body) =>
+  portal<unknown>('billing/checkout', { method: 'POST', body });
+
+/** Whether a checkout is being opened, so the plan buttons can say so and not start a second one. */
+export const $checkoutPending = atom(false);
+
+/**
+ * Opens the checkout of `planCode` (with the accepted coupon) and goes to the payment page. A
+ * refusal keeps the visitor on the pricing page with the server's own words in `errorMessage`.
+ */
+export async function startCheckout(
+  planCode: string,
+  request: CheckoutRequest = requestCheckout,
+  go: (url: string) => void = (url) => {
+    location.assign(url);
+  },
+): Promise<void> {
+  if ($checkoutPending.get()) return;
+  $checkoutPending.set(true);
+  const { selectedCouponCode } = $pricing.get();
+  $pricing.set({ ...$pricing.get(), selectedPlanCode: planCode, errorMessage: '' });
+  try {
+    const answer = await request(
+      selectedCouponCode === '' ? { planCode } : { planCode, couponCode: selectedCouponCode },
+    );
+    const url = stringField(answer, 'url' satisfies keyof CheckoutAnswer);
+    if (url === '') throw new Error('no checkout address');
+    // The choice is made: a later visit starts from the default again (SPEC §4).
+    $pricing.setKey('selectedPlanCode', '');
+    go(url);
+  } catch (error) {
+    const message = refusalMessage(error);
+    $pricing.setKey('errorMessage', message === '' ? PRICE_PLANS_ERROR_MESSAGE : message);
+  } finally {
+    $checkoutPending.set(false);
+  }
 }

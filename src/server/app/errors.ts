@@ -126,7 +126,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 export { redactSecrets };
 
-function describeForLog(error: unknown): string {
+/** An error and its causes for a log line, with secrets redacted. */
+export function describeForLog(error: unknown): string {
   const parts = errorChain(error).map((item) => {
     if (!(item instanceof Error)) return inspect(item, { depth: 2 });
     const code = ownCode(item);

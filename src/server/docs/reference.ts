@@ -156,7 +156,7 @@ export function plansFor(tier: number, plans: readonly PlanFacts[] = REFERENCE_D
  * Parameter values that raise the tier (quarterly periods, intraday ranges), found by asking the
  * definition's own `tierFor` about each allowed value of each enumerated parameter.
  */
-function raisedTiers(endpoint: EndpointDefinition): { tier: number; subject: string }[] {
+export function raisedTiers(endpoint: EndpointDefinition): { tier: number; subject: string }[] {
   if (endpoint.tierFor === undefined) return [];
   const base: Record<string, string> = Object.fromEntries(exampleQuery(endpoint));
   const found = new Map<string, { tier: number; subject: string }>();

@@ -5,6 +5,16 @@ import { securities, type AssetType, type DataSource, type Security } from '../.
 /** US listing venues: their stocks and ETFs are in every paid plan, the rest of the world in Power. */
 export const US_EXCHANGES: ReadonlySet<string> = new Set(['NASDAQ', 'NYSE', 'AMEX']);
 
+/**
+ * The symbols each data tier adds, in words, for the pricing page and the plans guide; the tiers
+ * are those symbolTier gives (a test holds them together).
+ */
+export const SYMBOL_COVERAGE: Readonly<Record<number, string>> = {
+  0: 'the free sample: the largest US companies, major ETFs and indexes, the main currency pairs, cryptocurrencies and commodities',
+  1: 'every stock, ETF and fund listed in the US (NASDAQ, NYSE, AMEX)',
+  3: 'stocks on exchanges outside the US, and every cryptocurrency, currency pair, index and commodity',
+};
+
 /** Lowest data tier (see DATA_TIERS) that may read a symbol. */
 export function symbolTier(security: Pick<Security, 'sample' | 'assetType' | 'exchange'>): number {
   if (security.sample) return 0;
