@@ -91,6 +91,19 @@ test.describe('pricing', () => {
     ).toBeVisible();
   });
 
+  test('on a phone the plans stack and the comparison scrolls inside its frame, not the page', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPage(page, '/developer/docs/pricing');
+    await expect(page.getByRole('heading', { level: 1, name: 'Pricing for personal use' })).toBeVisible();
+    const widths = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+    }));
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     test(`the pricing pages have no accessibility violations (${theme})`, async ({ page }) => {
       await page.addInitScript((mode) => {
