@@ -18,53 +18,12 @@ import {
 } from '../lib/stores/enterprise.ts';
 import { $user } from '../lib/stores/user.ts';
 import { useHydrated } from './parts/use-hydrated.ts';
-import './EnterpriseForm.css';
-
-/** The honeypot's name: a field people never see, which form-filling bots fill in. */
-const HONEYPOT = 'website';
+import { ContactField, HONEYPOT, honeypotOf } from './parts/ContactField.tsx';
 
 /** Reads only the honeypot from the submitted form; every other value lives in the store. */
 function submit(event: SubmitEvent<HTMLFormElement>): void {
   event.preventDefault();
-  const honeypot = new FormData(event.currentTarget).get(HONEYPOT);
-  void submitEnquiry(typeof honeypot === 'string' ? honeypot : '');
-}
-
-interface FieldProps {
-  id: string;
-  label: string;
-  /** A line under the label saying what is wanted. */
-  hint?: string;
-  error: string | undefined;
-  children: (describedBy: string | undefined) => ReactNode;
-}
-
-/**
- * A labelled field with its hint and its error, the control pointing at both through
- * aria-describedby, so a screen reader reads the problem along with the field.
- */
-function Field({ id, label, hint, error, children }: FieldProps): ReactNode {
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint === undefined ? '' : hintId, error === undefined ? '' : errorId]
-    .filter((part) => part !== '')
-    .join(' ');
-  return (
-    <div className="enterprise-form__field">
-      <label htmlFor={id}>{label}</label>
-      {hint === undefined ? null : (
-        <p id={hintId} className="enterprise-form__hint">
-          {hint}
-        </p>
-      )}
-      {children(describedBy === '' ? undefined : describedBy)}
-      {error === undefined ? null : (
-        <p id={errorId} className="enterprise-form__error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
+  void submitEnquiry(honeypotOf(event));
 }
 
 interface ThankYouProps {
@@ -81,17 +40,17 @@ function ThankYou({ name, email }: ThankYouProps): ReactNode {
   }, []);
   const firstName = name.trim().split(/\s+/)[0] ?? '';
   return (
-    <section className="enterprise-form enterprise-form--sent" aria-labelledby={`${baseId}-thanks`}>
-      <h2 id={`${baseId}-thanks`} ref={headingRef} tabIndex={-1} className="enterprise-form__title">
+    <section className="contact-form contact-form--sent enterprise-form" aria-labelledby={`${baseId}-thanks`}>
+      <h2 id={`${baseId}-thanks`} ref={headingRef} tabIndex={-1} className="contact-form__title">
         {firstName === '' ? 'Thank you!' : `Thank you, ${firstName}!`}
       </h2>
-      <div role="status" className="enterprise-form__thanks">
+      <div role="status" className="contact-form__thanks">
         <p>
           Your enquiry has reached our enterprise team. We&apos;ll reply within one business day at{' '}
           <strong>{email.trim()}</strong>.
         </p>
       </div>
-      <p className="enterprise-form__intro">
+      <p className="contact-form__intro">
         In the meantime, you can explore the <a href="/developer/docs">API documentation</a> or try requests
         in the <a href="/playground">API Viewer</a>.
       </p>
@@ -147,27 +106,27 @@ export function EnterpriseForm(): ReactNode {
 
   return (
     <form
-      className="enterprise-form"
+      className="contact-form enterprise-form"
       aria-labelledby={titleId}
       noValidate
       onSubmit={submit}
       onFocus={preloadEnquiryRules}
     >
-      <h2 id={titleId} className="enterprise-form__title">
+      <h2 id={titleId} className="contact-form__title">
         Talk to our enterprise team
       </h2>
-      <p className="enterprise-form__intro">
+      <p className="contact-form__intro">
         Tell us what you are building and we will prepare a proposal for your data licence. Fields marked
         optional may be left empty.
       </p>
 
-      <Field id={fieldId('name')} label="Full name" error={errors.name}>
+      <ContactField id={fieldId('name')} label="Full name" error={errors.name}>
         {(describedBy) => (
           <input {...text('name')} type="text" autoComplete="name" required aria-describedby={describedBy} />
         )}
-      </Field>
+      </ContactField>
 
-      <Field id={fieldId('email')} label="Work email" error={errors.email}>
+      <ContactField id={fieldId('email')} label="Work email" error={errors.email}>
         {(describedBy) => (
           <input
             {...text('email')}
@@ -178,10 +137,10 @@ export function EnterpriseForm(): ReactNode {
             aria-describedby={describedBy}
           />
         )}
-      </Field>
+      </ContactField>
 
-      <div className="enterprise-form__row">
-        <Field id={fieldId('company')} label="Company" error={errors.company}>
+      <div className="contact-form__row">
+        <ContactField id={fieldId('company')} label="Company" error={errors.company}>
           {(describedBy) => (
             <input
               {...text('company')}
@@ -191,9 +150,9 @@ export function EnterpriseForm(): ReactNode {
               aria-describedby={describedBy}
             />
           )}
-        </Field>
+        </ContactField>
 
-        <Field id={fieldId('jobTitle')} label="Job title (optional)" error={errors.jobTitle}>
+        <ContactField id={fieldId('jobTitle')} label="Job title (optional)" error={errors.jobTitle}>
           {(describedBy) => (
             <input
               {...text('jobTitle')}
@@ -202,10 +161,10 @@ export function EnterpriseForm(): ReactNode {
               aria-describedby={describedBy}
             />
           )}
-        </Field>
+        </ContactField>
       </div>
 
-      <Field id={fieldId('companySize')} label="Company size" error={errors.companySize}>
+      <ContactField id={fieldId('companySize')} label="Company size" error={errors.companySize}>
         {(describedBy) => (
           <select
             id={fieldId('companySize')}
@@ -226,18 +185,18 @@ export function EnterpriseForm(): ReactNode {
             ))}
           </select>
         )}
-      </Field>
+      </ContactField>
 
-      <Field
+      <ContactField
         id={fieldId('message')}
         label="Your use case"
         hint={`The data you need, how you will use or display it, and the delivery you prefer (at least ${MIN_MESSAGE_LENGTH} characters).`}
         error={errors.message}
       >
         {(describedBy) => <textarea {...text('message')} rows={6} required aria-describedby={describedBy} />}
-      </Field>
+      </ContactField>
 
-      <div className="enterprise-form__consent">
+      <div className="contact-form__consent">
         <input
           id={fieldId('consent')}
           name="consent"
@@ -255,14 +214,14 @@ export function EnterpriseForm(): ReactNode {
           <a href={AUTH_LINKS.privacy}>Privacy Policy</a>.
         </label>
         {errors.consent === undefined ? null : (
-          <p id={`${fieldId('consent')}-error`} className="enterprise-form__error">
+          <p id={`${fieldId('consent')}-error`} className="contact-form__error">
             {errors.consent}
           </p>
         )}
       </div>
 
       {/* Hidden from people and assistive technology; only bots fill it in. */}
-      <div className="enterprise-form__trap" aria-hidden="true">
+      <div className="contact-form__trap" aria-hidden="true">
         <label htmlFor={fieldId(HONEYPOT)}>Leave this field empty</label>
         <input id={fieldId(HONEYPOT)} name={HONEYPOT} type="text" tabIndex={-1} autoComplete="off" />
       </div>
@@ -270,7 +229,7 @@ export function EnterpriseForm(): ReactNode {
       <button type="submit" className="btn btn-primary btn-lg" disabled={!hydrated || sending}>
         {sending ? 'Sending…' : 'Send enquiry'}
       </button>
-      <p id={messageId} role="status" aria-atomic="true" className="enterprise-form__message">
+      <p id={messageId} role="status" aria-atomic="true" className="contact-form__message">
         {message}
       </p>
     </form>

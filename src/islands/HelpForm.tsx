@@ -14,53 +14,12 @@ import {
 } from '../lib/stores/help-form.ts';
 import { $user } from '../lib/stores/user.ts';
 import { useHydrated } from './parts/use-hydrated.ts';
-import './HelpForm.css';
-
-/** The honeypot's name: a field people never see, which form-filling bots fill in. */
-const HONEYPOT = 'website';
+import { ContactField, HONEYPOT, honeypotOf } from './parts/ContactField.tsx';
 
 /** Reads only the honeypot from the submitted form; every other value lives in the store. */
 function submit(event: SubmitEvent<HTMLFormElement>): void {
   event.preventDefault();
-  const honeypot = new FormData(event.currentTarget).get(HONEYPOT);
-  void submitHelp(typeof honeypot === 'string' ? honeypot : '');
-}
-
-interface FieldProps {
-  id: string;
-  label: string;
-  /** A line under the label saying what is wanted. */
-  hint?: string;
-  error: string | undefined;
-  children: (describedBy: string | undefined) => ReactNode;
-}
-
-/**
- * A labelled field with its hint and its error, the control pointing at both through
- * aria-describedby, so a screen reader reads the problem along with the field.
- */
-function Field({ id, label, hint, error, children }: FieldProps): ReactNode {
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint === undefined ? '' : hintId, error === undefined ? '' : errorId]
-    .filter((part) => part !== '')
-    .join(' ');
-  return (
-    <div className="help-form__field">
-      <label htmlFor={id}>{label}</label>
-      {hint === undefined ? null : (
-        <p id={hintId} className="help-form__hint">
-          {hint}
-        </p>
-      )}
-      {children(describedBy === '' ? undefined : describedBy)}
-      {error === undefined ? null : (
-        <p id={errorId} className="help-form__error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
+  void submitHelp(honeypotOf(event));
 }
 
 interface SentProps {
@@ -78,18 +37,18 @@ function Sent({ name, email, reference }: SentProps): ReactNode {
   }, []);
   const firstName = name.trim().split(/\s+/)[0] ?? '';
   return (
-    <section className="help-form help-form--sent" aria-labelledby={`${baseId}-thanks`}>
-      <h2 id={`${baseId}-thanks`} ref={headingRef} tabIndex={-1} className="help-form__title">
+    <section className="contact-form contact-form--sent help-form" aria-labelledby={`${baseId}-thanks`}>
+      <h2 id={`${baseId}-thanks`} ref={headingRef} tabIndex={-1} className="contact-form__title">
         {firstName === '' ? 'Thank you!' : `Thank you, ${firstName}!`}
       </h2>
-      <div role="status" className="help-form__thanks">
+      <div role="status" className="contact-form__thanks">
         <p>
           We received your question. Your reference is{' '}
-          <strong className="help-form__reference">{reference}</strong>; we sent a confirmation to{' '}
+          <strong className="contact-form__reference">{reference}</strong>; we sent a confirmation to{' '}
           <strong>{email.trim()}</strong> and will answer there.
         </p>
       </div>
-      <p className="help-form__intro">
+      <p className="contact-form__intro">
         Quote the reference if you write to us again about the same question.
       </p>
       <button type="button" className="btn btn-secondary" onClick={resetHelp}>
@@ -143,22 +102,22 @@ export function HelpForm(): ReactNode {
 
   return (
     <form
-      className="help-form"
+      className="contact-form help-form"
       aria-labelledby={titleId}
       noValidate
       onSubmit={submit}
       onFocus={preloadHelpRules}
     >
-      <h2 id={titleId} className="help-form__title">
+      <h2 id={titleId} className="contact-form__title">
         Ask us a question
       </h2>
-      <p className="help-form__intro">
+      <p className="contact-form__intro">
         Did not find your answer? Write to us and we will reply by email. Never send your API key or your
         password; we do not need them to help you.
       </p>
 
-      <div className="help-form__row">
-        <Field id={fieldId('name')} label="Your name" error={errors.name}>
+      <div className="contact-form__row">
+        <ContactField id={fieldId('name')} label="Your name" error={errors.name}>
           {(describedBy) => (
             <input
               {...text('name')}
@@ -168,9 +127,9 @@ export function HelpForm(): ReactNode {
               aria-describedby={describedBy}
             />
           )}
-        </Field>
+        </ContactField>
 
-        <Field id={fieldId('email')} label="Email" error={errors.email}>
+        <ContactField id={fieldId('email')} label="Email" error={errors.email}>
           {(describedBy) => (
             <input
               {...text('email')}
@@ -181,10 +140,10 @@ export function HelpForm(): ReactNode {
               aria-describedby={describedBy}
             />
           )}
-        </Field>
+        </ContactField>
       </div>
 
-      <Field id={fieldId('topic')} label="Topic" error={errors.topic}>
+      <ContactField id={fieldId('topic')} label="Topic" error={errors.topic}>
         {(describedBy) => (
           <select
             id={fieldId('topic')}
@@ -205,24 +164,24 @@ export function HelpForm(): ReactNode {
             ))}
           </select>
         )}
-      </Field>
+      </ContactField>
 
-      <Field
+      <ContactField
         id={fieldId('message')}
         label="Your question"
         hint={`What you tried and what happened, with the endpoint and the status you got if it is about a call (at least ${MIN_HELP_MESSAGE_LENGTH} characters).`}
         error={errors.message}
       >
         {(describedBy) => <textarea {...text('message')} rows={6} required aria-describedby={describedBy} />}
-      </Field>
+      </ContactField>
 
-      <p className="help-form__hint">
+      <p className="contact-form__hint">
         We use your name and email only to answer you, as the <a href={AUTH_LINKS.privacy}>Privacy Policy</a>{' '}
         describes.
       </p>
 
       {/* Hidden from people and assistive technology; only bots fill it in. */}
-      <div className="help-form__trap" aria-hidden="true">
+      <div className="contact-form__trap" aria-hidden="true">
         <label htmlFor={fieldId(HONEYPOT)}>Leave this field empty</label>
         <input id={fieldId(HONEYPOT)} name={HONEYPOT} type="text" tabIndex={-1} autoComplete="off" />
       </div>
@@ -230,7 +189,7 @@ export function HelpForm(): ReactNode {
       <button type="submit" className="btn btn-primary btn-lg" disabled={!hydrated || sending}>
         {sending ? 'Sending…' : 'Send question'}
       </button>
-      <p role="status" aria-atomic="true" className="help-form__message">
+      <p role="status" aria-atomic="true" className="contact-form__message">
         {message}
       </p>
     </form>

@@ -4,6 +4,8 @@
  * the accounts API and the form (loaded when needed) check enquiries with.
  */
 
+import { fieldErrorsOf, type FieldIssue } from './form-rules.ts';
+
 export const MAX_NAME_LENGTH = 100;
 export const MAX_COMPANY_LENGTH = 120;
 export const MAX_JOB_TITLE_LENGTH = 100;
@@ -69,21 +71,10 @@ export type EnquiryField = (typeof ENQUIRY_FIELDS)[number];
 /** One message per field, the first problem found with it. */
 export type EnquiryFieldErrors = Partial<Record<EnquiryField, string>>;
 
-function isEnquiryField(value: unknown): value is EnquiryField {
-  return typeof value === 'string' && (ENQUIRY_FIELDS as readonly string[]).includes(value);
-}
-
 /**
  * Field messages from a list of issues, whether zod's (path as an array) or the accounts API's
  * (path as a dotted string), so the form shows the server's refusals exactly like its own.
  */
-export function enquiryFieldErrors(
-  issues: readonly { path: string | readonly PropertyKey[]; message: string }[],
-): EnquiryFieldErrors {
-  const errors: EnquiryFieldErrors = {};
-  for (const issue of issues) {
-    const field = typeof issue.path === 'string' ? issue.path : issue.path[0];
-    if (isEnquiryField(field)) errors[field] ??= issue.message;
-  }
-  return errors;
+export function enquiryFieldErrors(issues: readonly FieldIssue[]): EnquiryFieldErrors {
+  return fieldErrorsOf(ENQUIRY_FIELDS, issues);
 }

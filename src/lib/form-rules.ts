@@ -29,3 +29,27 @@ export function isEmailAddress(value: string): boolean {
   const at = value.lastIndexOf('@');
   return at <= 64 && value.length - at - 1 <= 253;
 }
+
+/** An issue as zod reports it (path as an array) or as the accounts API does (a dotted string). */
+export interface FieldIssue {
+  path: string | readonly PropertyKey[];
+  message: string;
+}
+
+/**
+ * The first message of each of a form's fields from a list of issues of either kind, so a form shows
+ * the server's refusals exactly like its own checks.
+ */
+export function fieldErrorsOf<F extends string>(
+  fields: readonly F[],
+  issues: readonly FieldIssue[],
+): Partial<Record<F, string>> {
+  const errors: Partial<Record<F, string>> = {};
+  for (const issue of issues) {
+    const field = typeof issue.path === 'string' ? issue.path : issue.path[0];
+    if (typeof field === 'string' && (fields as readonly string[]).includes(field)) {
+      errors[field as F] ??= issue.message;
+    }
+  }
+  return errors;
+}

@@ -1,3 +1,4 @@
+import { fieldErrorsOf, type FieldIssue } from './form-rules.ts';
 import { HELP_TOPIC_IDS, type HelpTopic } from './help-topics.ts';
 
 /**
@@ -40,21 +41,10 @@ export function isHelpTopic(value: unknown): value is HelpTopic {
   return typeof value === 'string' && (HELP_TOPIC_IDS as readonly string[]).includes(value);
 }
 
-function isHelpField(value: unknown): value is HelpField {
-  return typeof value === 'string' && (HELP_FIELDS as readonly string[]).includes(value);
-}
-
 /**
  * Field messages from a list of issues, whether zod's (path as an array) or the accounts API's
  * (path as a dotted string), so the form shows the server's refusals exactly like its own.
  */
-export function helpFieldErrors(
-  issues: readonly { path: string | readonly PropertyKey[]; message: string }[],
-): HelpFieldErrors {
-  const errors: HelpFieldErrors = {};
-  for (const issue of issues) {
-    const field = typeof issue.path === 'string' ? issue.path : issue.path[0];
-    if (isHelpField(field)) errors[field] ??= issue.message;
-  }
-  return errors;
+export function helpFieldErrors(issues: readonly FieldIssue[]): HelpFieldErrors {
+  return fieldErrorsOf(HELP_FIELDS, issues);
 }
