@@ -62,6 +62,26 @@ describe('symbol page loaders', () => {
     }
   });
 
+  it('shows on the analysis page the consensus the data API answers for the same day', async () => {
+    const view = await load('analysis', 'MSFT');
+    if (view.panel.panel !== 'company' || view.panel.view.section !== 'analysis')
+      throw new Error('not the analysis');
+    const stats = Object.fromEntries(
+      view.panel.view.view.consensusStats.map((stat) => [stat.term, stat.value]),
+    );
+    const key = await h.keyFor('monthlyT2');
+    const [api] = (await (
+      await h.request('/stable/grades-consensus', { symbol: 'MSFT', apikey: key })
+    ).json()) as {
+      consensus: string;
+      buy: number;
+      hold: number;
+    }[];
+    expect(stats['Consensus rating']).toBe(api?.consensus);
+    expect(stats.Buy).toBe(String(api?.buy));
+    expect(stats.Hold).toBe(String(api?.hold));
+  });
+
   it('lays out the statements overview as three tables of formatted cells', async () => {
     const { panel } = await load('financial-statements', 'AAPL');
     if (panel.panel !== 'statements') throw new Error(`unexpected panel ${panel.panel}`);

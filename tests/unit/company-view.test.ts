@@ -6,45 +6,10 @@ import {
   excerpt,
   perShareDigits,
   postalAddress,
-  ratingConsensus,
-  ratingGroup,
   splitRatio,
   surprisePercent,
   upsidePercent,
 } from '../../src/server/symbol-pages/company-view.ts';
-
-describe('ratingConsensus', () => {
-  it('counts only the latest grade of each firm', () => {
-    const result = ratingConsensus([
-      { date: '2026-05-01', gradingCompany: 'Alpha', newGrade: 'Sell' },
-      { date: '2025-01-01', gradingCompany: 'Alpha', newGrade: 'Buy' },
-      { date: '2026-02-01', gradingCompany: 'Beta', newGrade: 'Outperform' },
-    ]);
-    expect(result.total).toBe(2);
-    expect(result.counts).toEqual({ strongBuy: 0, buy: 1, hold: 0, sell: 1, strongSell: 0 });
-  });
-
-  it('names the bucket nearest the mean score as the consensus', () => {
-    const result = ratingConsensus([
-      { date: '2026-01-01', gradingCompany: 'A', newGrade: 'Strong Buy' },
-      { date: '2026-01-01', gradingCompany: 'B', newGrade: 'Buy' },
-      { date: '2026-01-01', gradingCompany: 'C', newGrade: 'Overweight' },
-    ]);
-    expect(result.consensus).toBe('buy');
-  });
-
-  it('has no consensus without recognised grades', () => {
-    expect(ratingConsensus([]).consensus).toBeUndefined();
-    expect(
-      ratingConsensus([{ date: '2026-01-01', gradingCompany: 'A', newGrade: 'Speculative' }]).total,
-    ).toBe(0);
-  });
-
-  it('reads broker grade names whatever their case', () => {
-    expect(ratingGroup('EQUAL WEIGHT')).toBe('hold');
-    expect(ratingGroup(' underweight ')).toBe('sell');
-  });
-});
 
 describe('excerpt', () => {
   it('keeps a short text whole', () => {

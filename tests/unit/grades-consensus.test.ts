@@ -14,6 +14,8 @@ describe('the recommendations consensus', () => {
     expect(recommendationOf(' Equal  Weight ')).toBe('hold');
     expect(recommendationOf('Underweight')).toBe('sell');
     expect(recommendationOf('Strong Buy')).toBe('strongBuy');
+    expect(recommendationOf('Moderate Buy')).toBe('buy');
+    expect(recommendationOf('In Line')).toBe('hold');
     expect(recommendationOf('Speculative')).toBeUndefined();
   });
 

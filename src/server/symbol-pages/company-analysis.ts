@@ -4,15 +4,17 @@
  * estimates of the coming fiscal years.
  */
 import { formatDate, formatNumber, formatPercent, formatPrice, priceDigits } from '../../lib/format.ts';
-import { analystEstimateRows, gradeRows, priceTargetConsensus } from '../services/market-data/analysts.ts';
-import type { ApiRow } from '../services/market-data/statements.ts';
 import {
-  calendarDate,
-  RATING_GROUP_LABELS,
-  ratingConsensus,
-  upsidePercent,
-  type RatingGroup,
-} from './company-view.ts';
+  analystEstimateRows,
+  gradeRows,
+  gradesConsensusOf,
+  priceTargetConsensus,
+  RECOMMENDATION_LABELS,
+  RECOMMENDATIONS,
+} from '../services/market-data/analysts.ts';
+import { isoDay } from '../../lib/iso-date.ts';
+import type { ApiRow } from '../services/market-data/statements.ts';
+import { calendarDate, upsidePercent } from './company-view.ts';
 import type { SymbolPageContext } from './resolver.ts';
 import type { Stat } from './view.ts';
 
@@ -32,7 +34,7 @@ export interface CompanyAnalysisView {
 
 /** Rating changes shown (two years of coverage fit easily). */
 const GRADES_SHOWN = 50;
-/** Rating changes read for the consensus: enough to find each firm's latest grade. */
+/** Rating changes read for the consensus: enough to find each firm's latest grade of the past year. */
 const GRADES_READ = 1000;
 const ESTIMATE_YEARS = 10;
 
@@ -67,17 +69,20 @@ export async function loadCompanyAnalysis(context: SymbolPageContext): Promise<C
     reiterate: 'Reiterate',
   };
 
-  const consensus = ratingConsensus(grades);
-  const groups: RatingGroup[] = ['strongBuy', 'buy', 'hold', 'sell', 'strongSell'];
+  // The same consensus /stable/grades-consensus answers: each firm once, by its latest rating of the past year.
+  const [consensus] = gradesConsensusOf(symbol, grades, isoDay(now));
   const consensusStats: Stat[] =
-    consensus.consensus === undefined
+    consensus === undefined
       ? []
       : [
-          { term: 'Consensus rating', value: RATING_GROUP_LABELS[consensus.consensus] },
-          { term: 'Firms rating', value: formatNumber(consensus.total) },
-          ...groups.map((group) => ({
-            term: RATING_GROUP_LABELS[group],
-            value: formatNumber(consensus.counts[group]),
+          { term: 'Consensus rating', value: consensus.consensus },
+          {
+            term: 'Firms rating',
+            value: formatNumber(RECOMMENDATIONS.reduce((sum, bucket) => sum + consensus[bucket], 0)),
+          },
+          ...RECOMMENDATIONS.map((bucket) => ({
+            term: RECOMMENDATION_LABELS[bucket],
+            value: formatNumber(consensus[bucket]),
           })),
         ];
 

@@ -146,6 +146,7 @@ export const GRADE_RECOMMENDATIONS: Readonly<Record<string, Recommendation>> = {
   accumulate: 'buy',
   add: 'buy',
   positive: 'buy',
+  'moderate buy': 'buy',
   'market outperform': 'buy',
   'sector outperform': 'buy',
   hold: 'hold',
@@ -156,6 +157,8 @@ export const GRADE_RECOMMENDATIONS: Readonly<Record<string, Recommendation>> = {
   'sector perform': 'hold',
   'peer perform': 'hold',
   'in-line': 'hold',
+  'in line': 'hold',
+  'sector weight': 'hold',
   sell: 'sell',
   underperform: 'sell',
   underweight: 'sell',
@@ -163,6 +166,7 @@ export const GRADE_RECOMMENDATIONS: Readonly<Record<string, Recommendation>> = {
   negative: 'sell',
   'market underperform': 'sell',
   'sector underperform': 'sell',
+  'moderate sell': 'sell',
   'strong sell': 'strongSell',
 };
 
