@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import postgres from 'postgres';
-import { DatabaseRelay } from '../integration/database-relay.ts';
 import { openPage } from './fixtures.ts';
+import { siteBehindRelay, TEST_DATABASE_URL } from './site-behind-relay.ts';
 
 const COMPONENTS = ['Website', 'Accounts API', 'Data API', 'Database', 'Identity provider'];
 
@@ -101,68 +98,16 @@ test.describe('status page', () => {
 // The production site on PostgreSQL through a relay that can be cut, probing itself every two
 // seconds: the page must show the database down within a probe interval, and up again after.
 
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 const ports = { site: 4396, dataApi: 4397, emulator: 9746 };
-const site = `http://127.0.0.1:${String(ports.site)}`;
 
 test.describe('status page during a database outage', () => {
-  test.skip(testDatabaseUrl === undefined, 'needs PostgreSQL (TEST_DATABASE_URL)');
+  test.skip(TEST_DATABASE_URL === undefined, 'needs PostgreSQL (TEST_DATABASE_URL)');
   test.describe.configure({ timeout: 180_000 });
 
-  const url = new URL(testDatabaseUrl ?? 'postgres://127.0.0.1:5432/unused');
-  const relay = new DatabaseRelay(url.hostname, url.port === '' ? 5432 : Number(url.port));
-  const schema = `status_site_${randomBytes(6).toString('hex')}`;
-  let server: ChildProcess | undefined;
-  let output = '';
-
-  async function withAdmin(statement: string): Promise<void> {
-    const admin = postgres(url.href, { max: 1, onnotice: () => undefined });
-    try {
-      await admin.unsafe(statement);
-    } finally {
-      await admin.end();
-    }
-  }
-
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    await withAdmin(`create schema ${schema}`);
-    await relay.restore();
-    const throughRelay = new URL(url.href);
-    throughRelay.hostname = '127.0.0.1';
-    throughRelay.port = String(relay.port);
-    server = spawn(process.execPath, ['scripts/start.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(ports.site),
-        DATA_API_PORT: String(ports.dataApi),
-        FIREBASE_AUTH_EMULATOR_PORT: String(ports.emulator),
-        FIREBASE_AUTH_EMULATOR_HOST: '',
-        DATABASE_URL: throughRelay.href,
-        DATABASE_SCHEMA: schema,
-        SEED_SCALE: 'test',
-        STATUS_PROBE_INTERVAL_MS: '2000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await expect.poll(() => output, { timeout: 150_000 }).toContain('Ctrl-C stops all of them');
-  });
-
-  test.afterAll(async () => {
-    const running = server;
-    if (running?.exitCode === null) {
-      const exited = new Promise<boolean>((resolve) => running.once('exit', () => resolve(true)));
-      running.kill('SIGTERM');
-      const stopped = await Promise.race([
-        exited,
-        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000)),
-      ]);
-      if (!stopped) running.kill('SIGKILL');
-    }
-    await relay.cut();
-    await withAdmin(`drop schema if exists ${schema} cascade`);
+  const { relay, site } = siteBehindRelay({
+    ports,
+    schemaPrefix: 'status_site',
+    env: { STATUS_PROBE_INTERVAL_MS: '2000' },
   });
 
   test('the status page shows the database down while the outage proxy is cut, and operational once it is back', async ({
