@@ -27,6 +27,8 @@ interface InputSpec {
   autoComplete: string;
   inputMode?: 'numeric' | 'text';
   placeholder?: string;
+  /** Takes the whole row: long values (a card number, a street) are read in full. */
+  wide?: boolean;
 }
 
 const CARD_FIELDS: readonly InputSpec[] = [
@@ -36,14 +38,15 @@ const CARD_FIELDS: readonly InputSpec[] = [
     autoComplete: 'cc-number',
     inputMode: 'numeric',
     placeholder: '4242 4242 4242 4242',
+    wide: true,
   },
   { field: 'expiry', label: 'Expiry (MM / YY)', autoComplete: 'cc-exp', placeholder: 'MM / YY' },
   { field: 'cvc', label: 'CVC', autoComplete: 'cc-csc', inputMode: 'numeric', placeholder: '123' },
-  { field: 'name', label: 'Name on card', autoComplete: 'cc-name' },
+  { field: 'name', label: 'Name on card', autoComplete: 'cc-name', wide: true },
 ];
 
 const ADDRESS_FIELDS: readonly InputSpec[] = [
-  { field: 'addressLine1', label: 'Address', autoComplete: 'address-line1' },
+  { field: 'addressLine1', label: 'Address', autoComplete: 'address-line1', wide: true },
   { field: 'city', label: 'City', autoComplete: 'address-level2' },
   { field: 'postalCode', label: 'Postal code', autoComplete: 'postal-code' },
 ];
@@ -108,7 +111,10 @@ export function CheckoutForm({ checkoutId, amount }: CheckoutFormProps): ReactNo
     const id = `${baseId}-${spec.field}`;
     const wrong = field === spec.field;
     return (
-      <div className="checkout-form__field" key={spec.field}>
+      <div
+        className={`checkout-form__field${spec.wide === true ? ' checkout-form__field--wide' : ''}`}
+        key={spec.field}
+      >
         <label htmlFor={id}>{spec.label}</label>
         <input
           id={id}
