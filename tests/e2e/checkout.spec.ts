@@ -54,6 +54,10 @@ test.describe('checkout in test mode', () => {
     await expect(page.getByText('Your subscription to Professional is active.')).toBeVisible();
     const plan = page.getByRole('region', { name: 'Your plan' });
     await expect(plan.getByText('Professional', { exact: true })).toBeVisible();
+    // The session's user data, which the header and the premium gates read, has the new plan too.
+    await expect
+      .poll(() => page.evaluate(() => window.appStores?.$user.get()))
+      .toMatchObject({ planCode: 'monthlyT2', isPremium: true, dataTier: 2 });
 
     // Said once: coming back to the dashboard does not repeat it.
     await openPage(page, DASHBOARD);
