@@ -85,6 +85,22 @@ test.describe('checkout in test mode', () => {
     expect(subscription).toBeNull();
   });
 
+  test('a card that asks for confirmation shows the failure, then pays once the confirmation is completed', async ({
+    page,
+    request,
+  }) => {
+    await startCheckout(page, request, 'monthlyT2');
+    await fillCard(page, '4000 0025 0000 3155');
+    await page.getByRole('button', { name: 'Pay $39.00' }).click();
+    await expect(page.getByRole('heading', { name: 'Confirm this payment' })).toBeVisible();
+    await page.getByRole('button', { name: 'Fail authentication' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'unable to authenticate' })).toBeVisible();
+    await page.getByRole('button', { name: 'Pay $39.00' }).click();
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await expect(page).toHaveURL(new RegExp(`${DASHBOARD}$`));
+    await expect(page.getByText('Your subscription to Professional is active.')).toBeVisible();
+  });
+
   for (const theme of ['light', 'dark'] as const) {
     test(`the checkout page has no accessibility violations (${theme})`, async ({ page, request }) => {
       await page.addInitScript((mode) => {

@@ -14,7 +14,11 @@ import {
   users,
 } from '../../src/server/db/schema.ts';
 import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
-import { billingWebhookRoutes, portalBillingRoutes } from '../../src/server/routes/billing.ts';
+import {
+  billingWebhookRoutes,
+  CHECKOUT_LIMIT,
+  portalBillingRoutes,
+} from '../../src/server/routes/billing.ts';
 import { testCheckoutRoutes } from '../../src/server/routes/test-checkout.ts';
 import {
   type BillingEvent,
@@ -192,6 +196,34 @@ describe.each(databaseTargets())('billing on $name', (target) => {
       expect((await pay(id)).status).toBe(200);
       const [receipt] = await receiptsTo(email);
       expect(receipt?.body).toContain(`Amount charged: $29.25 (coupon ${code})`);
+    });
+  });
+
+  describe('limits of checkouts', () => {
+    it('lets one account open at most CHECKOUT_LIMIT checkouts in the window, then answers 429', async () => {
+      const { token } = await account(db());
+      for (let i = 0; i < CHECKOUT_LIMIT; i += 1) await openCheckout(token);
+      const res = await app.request(
+        '/portal/billing/checkout',
+        post({ planCode: 'monthlyT2' }, { Authorization: `Bearer ${token}` }),
+      );
+      expect(res.status).toBe(429);
+      expect(res.headers.get('Retry-After')).not.toBeNull();
+    });
+
+    it('refuses to charge an expired checkout with 410', async () => {
+      const { token, userId } = await account(db());
+      const id = await openCheckout(token);
+      await db()
+        .update(checkoutSessions)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(checkoutSessions.id, id));
+      expect((await pay(id)).status).toBe(410);
+      expect(await planOf(userId)).toMatchObject({ planCode: 'free' });
+    });
+
+    it('answers 404 for a checkout that does not exist', async () => {
+      expect((await pay('cs_test_000000000000000000000000')).status).toBe(404);
     });
   });
 
