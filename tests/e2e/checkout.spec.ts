@@ -42,7 +42,7 @@ test.describe('checkout in test mode', () => {
     page,
     request,
   }) => {
-    await startCheckout(page, request, 'monthlyT2');
+    const account = await startCheckout(page, request, 'monthlyT2');
     await expect(page.getByText('TEST MODE')).toBeVisible();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Subscribe to Professional');
     await expect(page.getByText('$39.00', { exact: true })).toBeVisible();
@@ -58,6 +58,13 @@ test.describe('checkout in test mode', () => {
     await expect
       .poll(() => page.evaluate(() => window.appStores?.$user.get()))
       .toMatchObject({ planCode: 'monthlyT2', isPremium: true, dataTier: 2 });
+
+    const mailbox = await request.get('/api/dev/mailbox');
+    const { messages } = (await mailbox.json()) as {
+      messages: { email: string; requestType: string; body?: string }[];
+    };
+    const receipt = messages.find((m) => m.email === account.email && m.requestType === 'BILLING_RECEIPT');
+    expect(receipt?.body).toContain('Amount charged: $39.00');
 
     // Said once: coming back to the dashboard does not repeat it.
     await openPage(page, DASHBOARD);
