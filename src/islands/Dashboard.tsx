@@ -5,6 +5,7 @@ import { AUTH_LINKS } from '../lib/routes.ts';
 import {
   $dashboard,
   $dashboardView,
+  checkoutSuccessMessage,
   checkVerification,
   copyApiKey,
   resendVerificationEmail,
@@ -196,6 +197,7 @@ function VerificationBox({ view }: { view: ReadyView }): ReactNode {
  */
 export function Dashboard(): ReactNode {
   const view = useStore($dashboardView);
+  const { checkoutSucceeded } = useStore($dashboard);
   const hydrated = useHydrated();
 
   useEffect(() => {
@@ -208,6 +210,12 @@ export function Dashboard(): ReactNode {
   return (
     <div className="dashboard">
       <h1 className="dashboard__title">Welcome back, {view.name}</h1>
+      {checkoutSucceeded && (
+        <p role="status" className="dashboard__checkout">
+          {checkoutSuccessMessage(view.planName)} Thank you: your API key has the new plan&apos;s data and
+          limits within a minute, and your receipt is on its way by email.
+        </p>
+      )}
       <div className="dashboard__grid">
         <ApiKeyCard view={view} />
         <VerificationBox view={view} />

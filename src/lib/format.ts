@@ -173,3 +173,10 @@ export function formatDay(date: Date | string, locale: string = DEFAULT_LOCALE):
   if (Number.isNaN(when.getTime())) return MISSING_VALUE;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(when);
 }
+
+/** An amount in cents as money, e.g. 4900 usd → "$49.00": how checkouts and receipts state a charge. */
+export function formatCents(cents: number, currency: string, locale: string = DEFAULT_LOCALE): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(
+    cents / 100,
+  );
+}

@@ -43,6 +43,8 @@ export interface DashboardState {
   noteType: NoteType;
   /** The site runs against the Auth emulator, so verification emails land in the local mailbox. */
   mailboxAvailable: boolean;
+  /** The visitor arrived from a paid checkout (`?checkout=success`): the page says the plan is active. */
+  checkoutSucceeded: boolean;
 }
 
 const INITIAL: DashboardState = {
@@ -52,6 +54,7 @@ const INITIAL: DashboardState = {
   note: '',
   noteType: 'info',
   mailboxAvailable: false,
+  checkoutSucceeded: false,
 };
 
 export const $dashboard = map<DashboardState>({ ...INITIAL });
@@ -100,11 +103,33 @@ export const $dashboardView = computed(
   },
 );
 
+/** The query a paid checkout lands on the dashboard with. */
+export const CHECKOUT_SUCCESS_PARAM = 'checkout';
+
+/** What the dashboard says after a paid checkout, naming the plan now active. */
+export function checkoutSuccessMessage(planName: string): string {
+  return `Your subscription to ${planName} is active.`;
+}
+
+/**
+ * Notices a paid checkout's landing once: the query is taken off the address, so reloading or
+ * coming back later does not say it again.
+ */
+function takeCheckoutSuccess(): void {
+  if (typeof window === 'undefined') return;
+  const url = new URL(window.location.href);
+  if (url.searchParams.get(CHECKOUT_SUCCESS_PARAM) !== 'success') return;
+  url.searchParams.delete(CHECKOUT_SUCCESS_PARAM);
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  $dashboard.setKey('checkoutSucceeded', true);
+}
+
 /**
  * Starts what the dashboard needs: the session check (shared with every island), the plan
  * catalogue for the plan's name, and whether the local mailbox exists.
  */
 export function startDashboard(): void {
+  takeCheckoutSuccess();
   startSession();
   if ($pricing.get().plans.length === 0) void loadPricePlans();
   void mailboxAvailable().then((available) => {

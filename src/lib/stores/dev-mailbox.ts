@@ -19,7 +19,7 @@ export interface MailboxMessage {
   email: string;
   /**
    * The kind of message: the provider's ('VERIFY_EMAIL', 'PASSWORD_RESET', 'EMAIL_SIGNIN', …) or
-   * the product's ('HELP_REQUEST_RECEIVED').
+   * the product's ('HELP_REQUEST_RECEIVED', 'BILLING_RECEIPT').
    */
   requestType: string;
   /** The subject line of the product's own emails. */
@@ -50,6 +50,7 @@ const KIND_LABELS: Readonly<Record<string, string>> = {
   VERIFY_AND_CHANGE_EMAIL: 'Email address change',
   RECOVER_EMAIL: 'Email address recovery',
   HELP_REQUEST_RECEIVED: 'Help request received',
+  BILLING_RECEIPT: 'Payment receipt',
 };
 
 /** A reader's name for a kind of message; unknown kinds are shown as the provider names them. */
@@ -64,6 +65,7 @@ const LINK_LABELS: Readonly<Record<string, string>> = {
   VERIFY_AND_CHANGE_EMAIL: 'Confirm new address',
   RECOVER_EMAIL: 'Restore address',
   HELP_REQUEST_RECEIVED: 'Open the help center',
+  BILLING_RECEIPT: 'Open the dashboard',
 };
 
 /** The words on a message's action link, saying what following it does. */

@@ -10,6 +10,7 @@ import { securityHeaders } from '../middleware/security-headers.ts';
 import { accountActionRoutes } from '../routes/account-actions.ts';
 import { adminRoutes } from '../routes/admin.ts';
 import { appServerRoutes } from '../routes/app-server.ts';
+import { billingWebhookRoutes, portalBillingRoutes } from '../routes/billing.ts';
 import { clientConfigRoutes } from '../routes/client-config.ts';
 import { devauthRoutes } from '../routes/devauth.ts';
 import { enterpriseRoutes } from '../routes/enterprise.ts';
@@ -23,9 +24,18 @@ import { portalAuthRoutes } from '../routes/portal-auth.ts';
 import { portalRoutes } from '../routes/portal.ts';
 import { statusRoutes } from '../routes/status.ts';
 import { supportRoutes } from '../routes/support.ts';
+import { testCheckoutRoutes } from '../routes/test-checkout.ts';
 
 /** Request bodies of the accounts API are small forms; anything larger is refused with 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * How the test-mode provider sends its events: through the whole accounts app (headers, CORS, origin
+ * check, body limit, JSON check), exactly as a delivery from an external provider arrives.
+ */
+function deliverToWebhook(init: RequestInit): Promise<Response> {
+  return Promise.resolve(accountsApp.request('/billing/webhook', init));
+}
 
 const api = new Hono<AccountsEnv>()
   .use(database(), caller())
@@ -36,6 +46,9 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', emailVerificationRoutes)
   .route('/portal', accountActionRoutes)
   .route('/portal', apiUsageRoutes)
+  .route('/portal', portalBillingRoutes)
+  .route('/billing', billingWebhookRoutes)
+  .route('/billing', testCheckoutRoutes(deliverToWebhook))
   .route('/app', appServerRoutes)
   .route('/market', marketChartRoutes)
   .route('/market', createMarketHistoryRoutes())

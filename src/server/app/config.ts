@@ -248,3 +248,12 @@ export function statusProbeIntervalMs(env?: Environment): number {
   }
   return n;
 }
+
+/**
+ * The secret the payment provider signs its webhook events with (BILLING_WEBHOOK_SECRET), or
+ * undefined when unset: the test-mode provider then signs with a secret derived from APP_SECRET
+ * (generated in development), so the webhook is verified without any setup.
+ */
+export function billingWebhookSecret(env?: Environment): string | undefined {
+  return blankToUndefined(current(env).BILLING_WEBHOOK_SECRET?.trim());
+}

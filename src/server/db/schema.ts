@@ -460,3 +460,91 @@ export type ApiUsageRow = typeof apiUsage.$inferSelect;
 export type SupportRequest = typeof supportRequests.$inferSelect;
 export type OutboxEmail = typeof outboxEmails.$inferSelect;
 export type StatusCheck = typeof statusChecks.$inferSelect;
+
+/** Where a subscription stands, as the payment provider's events say: only active and past_due grant the plan. */
+export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'incomplete'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** Where a checkout stands on the provider's hosted page; only `complete` was charged. */
+export const CHECKOUT_STATUSES = ['open', 'requires_action', 'complete'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+
+/**
+ * What an account is about to buy: the plan, the price after the coupon (fixed when the checkout
+ * starts, so the page and the charge agree) and where the provider's hosted page stands. The id is
+ * the unguessable part of the page's address.
+ */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planCode: text('plan_code')
+      .notNull()
+      .references(() => pricePlans.code, { onUpdate: 'cascade' }),
+    couponCode: text('coupon_code'),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** Which provider serves the page: 'test' for the test-mode provider. */
+    provider: text('provider').notNull(),
+    status: text('status', { enum: CHECKOUT_STATUSES }).notNull().default('open'),
+    /** The last four digits of the card that paid, for the receipt; never the whole number. */
+    cardLast4: text('card_last4'),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('checkout_sessions_status_check', sql`status in ('open', 'requires_action', 'complete')`),
+    check('checkout_sessions_amount_check', sql`amount_cents >= 0`),
+    index('checkout_sessions_user_id_idx').on(t.userId),
+  ],
+);
+
+/**
+ * An account's paid plan as the payment provider reports it, one per account. `lastEventAt` is the
+ * time of the newest provider event applied, so a late, older event cannot undo a newer one.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planCode: text('plan_code')
+      .notNull()
+      .references(() => pricePlans.code, { onUpdate: 'cascade' }),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true, mode: 'date' }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    provider: text('provider').notNull(),
+    providerCustomerId: text('provider_customer_id').notNull(),
+    providerSubscriptionId: text('provider_subscription_id').notNull().unique(),
+    lastEventAt: timestamp('last_event_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  () => [
+    check('subscriptions_status_check', sql`status in ('active', 'past_due', 'canceled', 'incomplete')`),
+    check('subscriptions_period_check', sql`current_period_end > current_period_start`),
+  ],
+);
+
+/** Provider events already handled, by the provider's event id: a replayed event is recognised and changes nothing. */
+export const billingEvents = pgTable('billing_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  /** When the provider says the event happened. */
+  occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+export type CheckoutSession = typeof checkoutSessions.$inferSelect;
+export type Subscription = typeof subscriptions.$inferSelect;

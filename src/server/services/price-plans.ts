@@ -10,9 +10,11 @@ export type { PricePlansAnswer };
 /** One plan as listed to clients. */
 export type PricePlanView = PricePlan;
 
-type CouponCheck = { ok: true; coupon: Coupon } | { ok: false; error: string };
+/** A coupon code's verdict: the coupon, or why it is refused (the words get-price-plans answers with). */
+export type CouponCheck = { ok: true; coupon: Coupon } | { ok: false; error: string };
 
-async function checkCoupon(db: Db, code: string, now: Date): Promise<CouponCheck> {
+/** Whether a coupon code (upper case) can be used now. */
+export async function checkCoupon(db: Db, code: string, now: Date): Promise<CouponCheck> {
   const [coupon] = await db.select().from(coupons).where(eq(coupons.code, code)).limit(1);
   if (!coupon?.active) return { ok: false, error: `Coupon code ${code} is not valid.` };
   if (coupon.validUntil && coupon.validUntil.getTime() <= now.getTime()) {
@@ -30,7 +32,8 @@ export function discountedPrice(
   return Math.max(0, priceCents - (coupon.amountOffCents ?? 0));
 }
 
-function appliesTo(coupon: Coupon, plan: PricePlanRow): boolean {
+/** Whether a coupon discounts a plan: paid plans only, and only those it names (all when it names none). */
+export function appliesTo(coupon: Coupon, plan: PricePlanRow): boolean {
   return plan.priceCents > 0 && (coupon.planCodes.length === 0 || coupon.planCodes.includes(plan.code));
 }
 

@@ -1,0 +1,162 @@
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AccountsEnv } from '../app/context.ts';
+import { apiError } from '../app/errors.ts';
+import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
+import { jsonBody } from '../middleware/validate.ts';
+import { SIGNATURE_HEADER, signPayload, webhookSecret } from '../services/billing/provider.ts';
+import {
+  awaitAuthentication,
+  CHECKOUT_SUCCESS_PATH,
+  checkoutView,
+  findCheckout,
+  markCheckoutPaid,
+  reopenCheckout,
+} from '../services/billing/subscriptions.ts';
+import {
+  AUTHENTICATION_FAILED_MESSAGE,
+  cardDigits,
+  cardOutcome,
+  checkoutCompletedEvent,
+  expiryInFuture,
+  parseExpiry,
+  testId,
+} from '../services/billing/test-mode.ts';
+
+/** How the provider reaches the site's webhook: a POST with the given body and headers. */
+export type WebhookTransport = (init: RequestInit) => Promise<Response>;
+
+/** The card form's refusals, in the words the page shows beside the field or above the button. */
+export const EXPIRY_FORMAT_MESSAGE = 'Enter the expiry date as MM / YY.';
+export const EXPIRY_PAST_MESSAGE = "Your card's expiration date is in the past.";
+export const CHECKOUT_GONE_MESSAGE = 'This checkout has expired. Start again from the pricing page.';
+export const CHECKOUT_PAID_MESSAGE = 'This checkout has already been paid.';
+export const NO_AUTHENTICATION_MESSAGE = 'This payment is not waiting for authentication.';
+
+const required = (label: string, max: number): z.ZodString =>
+  z.string().trim().min(1, `Enter ${label}.`).max(max, `${label} is too long.`);
+
+const payBody = z.strictObject({
+  cardNumber: z
+    .string()
+    .trim()
+    .min(1, 'Enter the card number.')
+    .max(30)
+    .regex(/^[\d\s-]+$/, 'The card number has only digits.'),
+  expiry: z
+    .string()
+    .refine((value) => parseExpiry(value) !== undefined, EXPIRY_FORMAT_MESSAGE)
+    .refine((value) => expiryInFuture(value, new Date()), EXPIRY_PAST_MESSAGE),
+  cvc: z
+    .string()
+    .trim()
+    .regex(/^\d{3,4}$/, 'The security code is 3 or 4 digits.'),
+  name: required('the name on the card', 100),
+  addressLine1: required('the billing address', 200),
+  city: required('the city', 100),
+  postalCode: required('the postal code', 20),
+  country: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'Choose the country.'),
+});
+
+const authenticateBody = z.strictObject({ outcome: z.enum(['complete', 'fail']) });
+
+/** Payment attempts one client address may make per window: enough to try every test card, not to guess cards. */
+const payLimit = rateLimit({
+  name: 'test-checkout-pay',
+  limit: 30,
+  windowMs: 10 * 60_000,
+  key: ipKey,
+});
+
+/** A paid checkout's answer: where the page sends the buyer. */
+interface Paid {
+  status: 'succeeded';
+  redirectUrl: string;
+}
+
+/** Charges the checkout (once) and tells the site through its webhook, as an external provider would. */
+async function completePayment(
+  c: Context<AccountsEnv>,
+  id: string,
+  cardLast4: string,
+  deliver: WebhookTransport,
+): Promise<Response> {
+  const db = c.var.db;
+  const view = await checkoutView(db, id);
+  const checkout = await findCheckout(db, id);
+  if (!view || !checkout) return apiError(c, 404, 'No such checkout.');
+  if (!(await markCheckoutPaid(db, id, cardLast4))) return apiError(c, 409, CHECKOUT_PAID_MESSAGE);
+  const now = new Date();
+  const event = checkoutCompletedEvent(checkout, {
+    interval: view.billingInterval,
+    cardLast4,
+    customerId: testId('cus'),
+    now,
+  });
+  const body = JSON.stringify(event);
+  const delivered = await deliver({
+    method: 'POST',
+    body,
+    headers: {
+      'Content-Type': 'application/json',
+      [SIGNATURE_HEADER]: signPayload(webhookSecret(), body, now),
+    },
+  });
+  if (!delivered.ok)
+    throw new Error(`The webhook refused event ${event.id} with ${String(delivered.status)}`);
+  const answer: Paid = { status: 'succeeded', redirectUrl: CHECKOUT_SUCCESS_PATH };
+  return c.json(answer);
+}
+
+/** The refusal for a checkout that cannot be paid now, or null when it can. */
+async function unpayable(c: Context<AccountsEnv>, id: string): Promise<Response | null> {
+  const view = await checkoutView(c.var.db, id);
+  if (!view) return apiError(c, 404, 'No such checkout.');
+  if (view.status === 'complete') return apiError(c, 409, CHECKOUT_PAID_MESSAGE);
+  if (view.expired) return apiError(c, 410, CHECKOUT_GONE_MESSAGE);
+  return null;
+}
+
+/**
+ * The test-mode provider's payment calls behind its hosted page, mounted at /api/billing. The page's
+ * address is the credential (like a hosted checkout link); the card number decides the outcome, a
+ * decline charges nothing and answers 402 with the provider's message, and a paid checkout is
+ * reported to the site's webhook through `deliver`. The return type is inferred: a chain of route
+ * calls is typed as Hono's base class, which keeps the routes' types.
+ */
+export function testCheckoutRoutes(deliver: WebhookTransport) {
+  return new Hono<AccountsEnv>()
+    .post('/test-checkout/:id/pay', payLimit, jsonBody(payBody), async (c) => {
+      const id = c.req.param('id') ?? '';
+      const refusal = await unpayable(c, id);
+      if (refusal) return refusal;
+      const { cardNumber } = c.req.valid('json');
+      const last4 = cardDigits(cardNumber).slice(-4);
+      const outcome = cardOutcome(cardNumber);
+      if (outcome.kind === 'declined') {
+        return c.json({ error: outcome.message, code: outcome.code, field: 'cardNumber' }, 402);
+      }
+      if (outcome.kind === 'authenticate') {
+        await awaitAuthentication(c.var.db, id, last4);
+        return c.json({ status: 'requires_action' });
+      }
+      return completePayment(c, id, last4, deliver);
+    })
+    .post('/test-checkout/:id/authenticate', payLimit, jsonBody(authenticateBody), async (c) => {
+      const id = c.req.param('id') ?? '';
+      const refusal = await unpayable(c, id);
+      if (refusal) return refusal;
+      const checkout = await findCheckout(c.var.db, id);
+      if (checkout?.status !== 'requires_action' || checkout.cardLast4 === null) {
+        return apiError(c, 409, NO_AUTHENTICATION_MESSAGE);
+      }
+      if (c.req.valid('json').outcome === 'fail') {
+        await reopenCheckout(c.var.db, id);
+        return c.json({ error: AUTHENTICATION_FAILED_MESSAGE, code: 'authentication_failed' }, 402);
+      }
+      return completePayment(c, id, checkout.cardLast4, deliver);
+    });
+}

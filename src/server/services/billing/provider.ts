@@ -1,0 +1,114 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { billingWebhookSecret } from '../../app/config.ts';
+import { hmacHex, serverSecret } from '../../auth/crypto.ts';
+import type { CheckoutSession } from '../../db/schema.ts';
+
+// What the site needs from a payment provider, kept small so another provider (Stripe) can be added
+// beside the test-mode one: a hosted page to send the buyer to, and signed events about what
+// happened. Everything else (subscriptions, plans, receipts) the site decides from the events.
+
+/** The header carrying a webhook event's signature: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+export const SIGNATURE_HEADER = 'Billing-Signature';
+
+/** How far a signature's time may be from now: older deliveries are refused as possible replays. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+const isoTime = z.iso.datetime({ offset: true });
+
+const checkoutCompleted = z.object({
+  type: z.literal('checkout.completed'),
+  data: z.object({
+    checkoutId: z.string().min(1),
+    customerId: z.string().min(1),
+    subscriptionId: z.string().min(1),
+    planCode: z.string().min(1),
+    amountCents: z.number().int().nonnegative(),
+    currency: z.string().min(1),
+    cardLast4: z.string().regex(/^\d{4}$/),
+    periodStart: isoTime,
+    periodEnd: isoTime,
+  }),
+});
+
+const subscriptionUpdated = z.object({
+  type: z.literal('subscription.updated'),
+  data: z.object({
+    subscriptionId: z.string().min(1),
+    planCode: z.string().min(1),
+    status: z.enum(['active', 'past_due', 'canceled', 'incomplete']),
+    periodStart: isoTime,
+    periodEnd: isoTime,
+    cancelAtPeriodEnd: z.boolean(),
+  }),
+});
+
+/** A provider event as the webhook accepts it: an id (for idempotency), a time (for order) and what happened. */
+export const billingEventSchema = z.intersection(
+  z.object({ id: z.string().min(1).max(128), created: isoTime }),
+  z.discriminatedUnion('type', [checkoutCompleted, subscriptionUpdated]),
+);
+export type BillingEvent = z.infer<typeof billingEventSchema>;
+
+/** The provider's side of one checkout: where the buyer pays. */
+export interface HostedCheckout {
+  url: string;
+}
+
+/** What the site asks of a payment provider. */
+export interface PaymentProvider {
+  /** Short name stored with checkouts and subscriptions ('test'). */
+  readonly name: string;
+  /** Opens the provider's payment page for a checkout the site has stored. */
+  startCheckout(checkout: CheckoutSession): Promise<HostedCheckout>;
+  /** The event a webhook delivery carries when its signature is the provider's, else null. */
+  verifyEvent(rawBody: string, signature: string | undefined, now: Date): BillingEvent | null;
+}
+
+/** The webhook secret: BILLING_WEBHOOK_SECRET, else one derived from the server secret. */
+export function webhookSecret(): string {
+  return billingWebhookSecret() ?? hmacHex(serverSecret(), 'billing-webhook-secret');
+}
+
+function mac(secret: string, timestamp: number, body: string): string {
+  return createHmac('sha256', secret)
+    .update(`${String(timestamp)}.${body}`)
+    .digest('hex');
+}
+
+/** The signature header value for a body, as the provider sends it. */
+export function signPayload(secret: string, body: string, now: Date): string {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return `t=${String(timestamp)},v1=${mac(secret, timestamp, body)}`;
+}
+
+/** Whether `header` is a fresh signature of `body` made with `secret`, compared in constant time. */
+export function signatureMatches(
+  secret: string,
+  body: string,
+  header: string | undefined,
+  now: Date,
+): boolean {
+  if (header === undefined) return false;
+  const parts = new Map(
+    header.split(',').map((part) => {
+      const at = part.indexOf('=');
+      return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
+    }),
+  );
+  const timestamp = Number(parts.get('t'));
+  const given = parts.get('v1') ?? '';
+  if (!Number.isInteger(timestamp) || !/^[0-9a-f]{64}$/.test(given)) return false;
+  if (Math.abs(now.getTime() / 1000 - timestamp) > SIGNATURE_TOLERANCE_SECONDS) return false;
+  return timingSafeEqual(Buffer.from(mac(secret, timestamp, body), 'hex'), Buffer.from(given, 'hex'));
+}
+
+/** The event in a body whose signature checked out, or null when the body is not a valid event. */
+export function parseEvent(rawBody: string): BillingEvent | null {
+  try {
+    const parsed = billingEventSchema.safeParse(JSON.parse(rawBody));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
