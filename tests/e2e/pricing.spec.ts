@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { createAccount, openPage, signInThroughApi } from './fixtures.ts';
+import { createAccount, openPage, signInThroughApi, uniqueEmail } from './fixtures.ts';
 
 test.describe('pricing', () => {
   test('a visitor opens personal pricing from the menu, compares the plans and sees the annual saving', async ({
@@ -31,6 +31,61 @@ test.describe('pricing', () => {
 
     const compare = page.getByRole('region', { name: 'Plan comparison' });
     await expect(compare.getByRole('row', { name: /^Statements\s+None\s+All 3/ })).toBeVisible();
+  });
+
+  test('a signed-out visitor picks Professional, signs up in the pop-up, pays with 4242 and calls a Professional endpoint', async ({
+    page,
+    context,
+    request,
+  }) => {
+    test.setTimeout(90_000);
+    const email = uniqueEmail('buyer');
+    const password = 'correct-horse-42';
+    await openPage(page, '/developer/docs/pricing');
+    await page.getByRole('button', { name: 'Choose Professional' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Sign up for a free API key' });
+    const signUp = dialog.getByRole('tabpanel', { name: 'Sign up' });
+    await signUp.getByLabel('Email', { exact: true }).fill(email);
+    await signUp.getByLabel('Password', { exact: true }).fill(password);
+    await signUp.getByRole('button', { name: 'Sign up', exact: true }).click();
+    // On the pricing page the sign-up finishes without the questionnaire, and the new account goes
+    // on to the checkout of the plan it chose.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Subscribe to Professional', {
+      timeout: 15_000,
+    });
+    const form = page.getByRole('form', { name: 'Card details' });
+    await form.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await form.getByLabel('Expiry (MM / YY)').fill('12 / 34');
+    await form.getByLabel('CVC').fill('123');
+    await form.getByLabel('Name on card').fill('Ada Lovelace');
+    await form.getByLabel('Address').fill('1 Analytical Way');
+    await form.getByLabel('City').fill('London');
+    await form.getByLabel('Postal code').fill('N1 9GU');
+    await page.getByRole('button', { name: 'Pay $39.00' }).click();
+
+    await expect(page).toHaveURL(/\/developer\/docs\/dashboard$/);
+    await expect(page.getByText('Your subscription to Professional is active.')).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Your plan' }).getByText('Professional', { exact: true }),
+    ).toBeVisible();
+
+    // The address is confirmed from the sign-up's email (the local mailbox here), and the key then
+    // reads what Professional opens.
+    const mailbox = await context.newPage();
+    await openPage(mailbox, '/dev/mailbox');
+    await mailbox.getByLabel('Filter by address').fill(email);
+    const [actionPage] = await Promise.all([
+      context.waitForEvent('page'),
+      mailbox.getByRole('link', { name: `Verify email address for ${email}` }).click(),
+    ]);
+    await expect(actionPage.getByRole('main').getByRole('status')).toHaveText(
+      'Thank you: your email address is verified and your API key is active.',
+    );
+    const key = await page.evaluate(() => window.appStores?.$user.get().apiKey ?? '');
+    const dataApi = `http://127.0.0.1:${process.env.E2E_DATA_API_PORT ?? '4352'}`;
+    const answer = await request.get(`${dataApi}/stable/grades-consensus?symbol=AAPL&apikey=${key}`);
+    expect(answer.status(), await answer.text()).toBe(200);
   });
 
   test('a coupon that does not exist is refused with the reason, and the prices stay', async ({ page }) => {
