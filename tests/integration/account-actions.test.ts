@@ -10,7 +10,7 @@ import { accountActionRoutes } from '../../src/server/routes/account-actions.ts'
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';
 import { setBlocked } from '../../src/server/services/users.ts';
-import { accountsAppOn, refreshCookieOf } from './accounts-app.ts';
+import { accountsAppOn, post, refreshCookieOf } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 
 const saved = { ...process.env };
@@ -55,14 +55,6 @@ async function latestCode(email: string, requestType: string): Promise<string> {
   const code = oobCodes.filter((c) => c.email === email && c.requestType === requestType).at(-1);
   if (code === undefined) throw new Error(`no ${requestType} code for ${email}`);
   return code.oobCode;
-}
-
-function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', ...headers },
-  };
 }
 
 /**

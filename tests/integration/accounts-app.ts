@@ -41,3 +41,17 @@ export function refreshCookieOf(res: Response): string | undefined {
   }
   return undefined;
 }
+
+/** A JSON POST as the accounts API's clients send it, with any extra headers. */
+export function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', ...headers },
+  };
+}
+
+/** A request carrying an access token (or any bearer credential). */
+export function bearer(token: string): RequestInit {
+  return { headers: { Authorization: `Bearer ${token}` } };
+}

@@ -14,7 +14,7 @@ import { setIdentityDisabled } from '../../src/server/auth/identity.ts';
 import { findUserByFirebaseUid, findUserById, setBlocked, setRole } from '../../src/server/services/users.ts';
 import { REFRESH_REUSE_GRACE_MS } from '../../src/server/auth/sessions.ts';
 import { REFRESH_COOKIE_MAX_AGE_SECONDS } from '../../src/server/auth/tokens.ts';
-import { accountsAppOn, refreshCookieOf } from './accounts-app.ts';
+import { accountsAppOn, post, refreshCookieOf } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 import { logClientError } from '../../src/server/services/client-errors.ts';
 
@@ -80,14 +80,6 @@ async function googleSignIn(email = freshEmail('google')): Promise<FirebaseAccou
 
 function answers(): Record<string, string> {
   return Object.fromEntries(SIGNUP_QUESTIONS.map(({ question, options }) => [question, options[0]]));
-}
-
-function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', ...headers },
-  };
 }
 
 function bearer(token: string, extra: Record<string, string> = {}): RequestInit {

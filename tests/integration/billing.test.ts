@@ -34,7 +34,7 @@ import {
 } from '../../src/server/services/billing/test-mode.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { createUser } from '../../src/server/services/users.ts';
-import { accountsAppOn } from './accounts-app.ts';
+import { accountsAppOn, post } from './accounts-app.ts';
 import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 import { databaseTargets } from './databases.ts';
 
@@ -65,14 +65,6 @@ beforeEach(async () => {
 afterEach(() => {
   process.env = { ...saved };
 });
-
-function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', ...headers },
-  };
-}
 
 async function json(res: Response): Promise<Json> {
   return (await res.json()) as Json;

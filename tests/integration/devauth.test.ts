@@ -10,7 +10,7 @@ import { createDevauthRoutes } from '../../src/server/routes/devauth.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';
 import { revealApiKey, revokeApiKey } from '../../src/server/services/api-keys.ts';
 import { setBlocked } from '../../src/server/services/users.ts';
-import { accountsAppOn } from './accounts-app.ts';
+import { accountsAppOn, bearer } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 
 const saved = { ...process.env };
@@ -67,10 +67,6 @@ function post(body: unknown, token?: string): RequestInit {
       ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
     },
   };
-}
-
-function bearer(token: string): RequestInit {
-  return { headers: { Authorization: `Bearer ${token}` } };
 }
 
 async function body(res: Response): Promise<Json> {

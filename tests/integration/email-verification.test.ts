@@ -8,7 +8,7 @@ import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limi
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
 import { emailVerificationRoutes } from '../../src/server/routes/email-verification.ts';
 import { portalAuthRoutes } from '../../src/server/routes/portal-auth.ts';
-import { accountsAppOn, refreshCookieOf } from './accounts-app.ts';
+import { accountsAppOn, post, refreshCookieOf } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 
 const saved = { ...process.env };
@@ -69,14 +69,6 @@ async function oobCodesFor(email: string): Promise<OobCode[]> {
   const res = await fetch(emulator(`/emulator/v1/projects/${PROJECT_ID}/oobCodes`));
   const { oobCodes } = (await res.json()) as { oobCodes: OobCode[] };
   return oobCodes.filter((code) => code.email === email);
-}
-
-function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', ...headers },
-  };
 }
 
 describe.each(databaseTargets())('email verification on $name', (target) => {

@@ -20,7 +20,7 @@ import { adminRoutes } from '../../src/server/routes/admin.ts';
 import { ENQUIRY_LIMIT, enterpriseRoutes } from '../../src/server/routes/enterprise.ts';
 import { createUser, setRole } from '../../src/server/services/users.ts';
 import { startSession } from '../../src/server/auth/sessions.ts';
-import { accountsAppOn } from './accounts-app.ts';
+import { accountsAppOn, bearer, post } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 
 type Json = Record<string, unknown>;
@@ -54,18 +54,6 @@ beforeEach(async () => {
 afterEach(() => {
   process.env = { ...saved };
 });
-
-function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', ...headers },
-  };
-}
-
-function bearer(token: string): RequestInit {
-  return { headers: { Authorization: `Bearer ${token}` } };
-}
 
 async function json(res: Response): Promise<Json> {
   return (await res.json()) as Json;

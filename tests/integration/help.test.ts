@@ -21,7 +21,7 @@ import { devMailboxRoutes } from '../../src/server/routes/dev-mailbox.ts';
 import { HELP_REQUEST_LIMIT, helpRoutes } from '../../src/server/routes/help.ts';
 import { REFERENCE_PATTERN } from '../../src/server/services/support-requests.ts';
 import { createUser, setRole } from '../../src/server/services/users.ts';
-import { accountsAppOn } from './accounts-app.ts';
+import { accountsAppOn, bearer, post } from './accounts-app.ts';
 import { databaseTargets } from './databases.ts';
 
 type Json = Record<string, unknown>;
@@ -48,18 +48,6 @@ beforeEach(async () => {
 afterEach(() => {
   process.env = { ...saved };
 });
-
-function post(body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', ...headers },
-  };
-}
-
-function bearer(token: string): RequestInit {
-  return { headers: { Authorization: `Bearer ${token}` } };
-}
 
 async function json(res: Response): Promise<Json> {
   return (await res.json()) as Json;
