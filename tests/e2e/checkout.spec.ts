@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { createAccount, openPage, signInThroughApi, type Account } from './fixtures.ts';
+import { createAccount, fillCard, openPage, signInThroughApi, type Account } from './fixtures.ts';
 
 const DASHBOARD = '/developer/docs/dashboard';
 
@@ -24,17 +24,6 @@ async function startCheckout(
   expect(url).toMatch(/^\/billing\/checkout\/cs_test_/);
   await openPage(page, url);
   return account;
-}
-
-async function fillCard(page: Page, cardNumber: string): Promise<void> {
-  const form = page.getByRole('form', { name: 'Card details' });
-  await form.getByLabel('Card number').fill(cardNumber);
-  await form.getByLabel('Expiry (MM / YY)').fill('12 / 34');
-  await form.getByLabel('CVC').fill('123');
-  await form.getByLabel('Name on card').fill('Ada Lovelace');
-  await form.getByLabel('Address').fill('1 Analytical Way');
-  await form.getByLabel('City').fill('London');
-  await form.getByLabel('Postal code').fill('N1 9GU');
 }
 
 test.describe('checkout in test mode', () => {

@@ -132,3 +132,15 @@ export async function signInThroughApi(page: Page, account: Account): Promise<vo
     { login: account.email, password: account.password },
   );
 }
+
+/** Fills the test-mode checkout's card form with `cardNumber` and a valid expiry, CVC, name and address. */
+export async function fillCard(page: Page, cardNumber: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Card details' });
+  await form.getByLabel('Card number').fill(cardNumber);
+  await form.getByLabel('Expiry (MM / YY)').fill('12 / 34');
+  await form.getByLabel('CVC').fill('123');
+  await form.getByLabel('Name on card').fill('Ada Lovelace');
+  await form.getByLabel('Address').fill('1 Analytical Way');
+  await form.getByLabel('City').fill('London');
+  await form.getByLabel('Postal code').fill('N1 9GU');
+}

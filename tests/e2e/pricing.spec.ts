@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { createAccount, openPage, signInThroughApi, uniqueEmail } from './fixtures.ts';
+import { createAccount, fillCard, openPage, signInThroughApi, uniqueEmail } from './fixtures.ts';
 
 test.describe('pricing', () => {
   test('a visitor opens personal pricing from the menu, compares the plans and sees the annual saving', async ({
@@ -54,14 +54,7 @@ test.describe('pricing', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Subscribe to Professional', {
       timeout: 15_000,
     });
-    const form = page.getByRole('form', { name: 'Card details' });
-    await form.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await form.getByLabel('Expiry (MM / YY)').fill('12 / 34');
-    await form.getByLabel('CVC').fill('123');
-    await form.getByLabel('Name on card').fill('Ada Lovelace');
-    await form.getByLabel('Address').fill('1 Analytical Way');
-    await form.getByLabel('City').fill('London');
-    await form.getByLabel('Postal code').fill('N1 9GU');
+    await fillCard(page, '4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Pay $39.00' }).click();
 
     await expect(page).toHaveURL(/\/developer\/docs\/dashboard$/);
