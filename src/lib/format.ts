@@ -174,9 +174,19 @@ export function formatDay(date: Date | string, locale: string = DEFAULT_LOCALE):
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(when);
 }
 
-/** An amount in cents as money, e.g. 4900 usd → "$49.00": how checkouts and receipts state a charge. */
-export function formatCents(cents: number, currency: string, locale: string = DEFAULT_LOCALE): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(
-    cents / 100,
-  );
+/**
+ * An amount in cents as money, e.g. 4900 usd → "$49.00": how checkouts and receipts state a charge.
+ * `wholeUnits` leaves out zero cents ("$49"), as price lists show round prices.
+ */
+export function formatCents(
+  cents: number,
+  currency: string,
+  options: { wholeUnits?: boolean; locale?: string } = {},
+): string {
+  const round = options.wholeUnits === true && cents % 100 === 0;
+  return new Intl.NumberFormat(options.locale ?? DEFAULT_LOCALE, {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    ...(round ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+  }).format(cents / 100);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatNumber, formatPercent, formatPrice } from '../../src/lib/format.ts';
+import { formatCents, formatDate, formatNumber, formatPercent, formatPrice } from '../../src/lib/format.ts';
 
 const DASH = '–';
 
@@ -168,5 +168,14 @@ describe('formatDate', () => {
     expect(formatDate('not a date', now)).toBe(DASH);
     expect(formatDate(Number.NaN, now)).toBe(DASH);
     expect(formatDate(new Date(Number.NaN), now)).toBe(DASH);
+  });
+});
+
+describe('formatCents', () => {
+  it('states a charge with its cents, and a round list price without them when asked', () => {
+    expect(formatCents(3900, 'usd')).toBe('$39.00');
+    expect(formatCents(3900, 'usd', { wholeUnits: true })).toBe('$39');
+    expect(formatCents(3120, 'usd', { wholeUnits: true })).toBe('$31.20');
+    expect(formatCents(2925, 'usd')).toBe('$29.25');
   });
 });

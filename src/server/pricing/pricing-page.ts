@@ -1,14 +1,13 @@
-import { asc, eq } from 'drizzle-orm';
 import { PRICE_PLANS_ERROR_MESSAGE } from '../../lib/messages.ts';
 import { DEFAULT_PRICING, type PlanType } from '../../lib/price-plans.ts';
 import { ALL_ENDPOINTS } from '../data-api/endpoints/index.ts';
 import type { EndpointDefinition } from '../data-api/endpoint.ts';
 import type { Db } from '../db/client.ts';
-import { pricePlans } from '../db/schema.ts';
+import type { pricePlans } from '../db/schema.ts';
 import { raisedTiers } from '../docs/reference.ts';
 import { referencePath } from '../docs/paths.ts';
 import { SYMBOL_COVERAGE } from '../services/market-data/directory.ts';
-import { listPricePlans } from '../services/price-plans.ts';
+import { couponPrice, pricedCatalogue } from '../services/price-plans.ts';
 import { describeForLog } from '../app/errors.ts';
 
 /*
@@ -86,6 +85,21 @@ export interface PricingPageView {
   errorMessage: string;
 }
 
+const raisedByDefinitions = new WeakMap<readonly EndpointDefinition[], { tier: number; subject: string }[]>();
+
+/**
+ * The parameter values that raise a tier, over a set of definitions: found once per set, since
+ * finding them parses every enumerated value and the definitions do not change while the server runs.
+ */
+function raisedValues(endpoints: readonly EndpointDefinition[]): { tier: number; subject: string }[] {
+  let raised = raisedByDefinitions.get(endpoints);
+  if (raised === undefined) {
+    raised = endpoints.flatMap((endpoint) => raisedTiers(endpoint));
+    raisedByDefinitions.set(endpoints, raised);
+  }
+  return raised;
+}
+
 /** What `tier` opens beyond `below`, from the endpoint definitions. */
 export function tierContent(
   tier: number,
@@ -100,10 +114,8 @@ export function tierContent(
     groups.set(endpoint.group, group);
   }
   const raised = new Set<string>();
-  for (const endpoint of endpoints) {
-    for (const found of raisedTiers(endpoint)) {
-      if (found.tier > below && found.tier <= tier) raised.add(found.subject);
-    }
+  for (const found of raisedValues(endpoints)) {
+    if (found.tier > below && found.tier <= tier) raised.add(found.subject);
   }
   const symbolTiers = Object.keys(SYMBOL_COVERAGE)
     .map(Number)
@@ -136,6 +148,9 @@ export function comparisonRows(
 }
 
 type PlanRow = typeof pricePlans.$inferSelect;
+
+/** A card's content until the loop below fills it in from the tier before it. */
+const EMPTY_CONTENT: TierContent = { symbols: null, groups: [], raised: [], endpointCount: 0 };
 
 function option(plan: PlanRow, discounted: ReadonlyMap<string, number | null>): PricingOption {
   return {
@@ -189,7 +204,7 @@ export function pricingProducts(
       callsPerMinute: first.callsPerMinute,
       callsPerDay: first.callsPerDay,
       historyYears: first.historyYears,
-      opens: tierContent(first.dataTier, -1, endpoints),
+      opens: EMPTY_CONTENT,
       highlighted: plans.some((plan) => plan.code === DEFAULT_PRICING),
       terms:
         planType === 'commercial' ? first.features.filter((line) => !line.startsWith('Everything in ')) : [],
@@ -222,23 +237,15 @@ export async function loadPricingPage(
   now: Date = new Date(),
 ): Promise<PricingPageView> {
   try {
-    const db = await database();
-    const [rows, catalogue] = await Promise.all([
-      db
-        .select()
-        .from(pricePlans)
-        .where(eq(pricePlans.active, true))
-        .orderBy(asc(pricePlans.sortOrder), asc(pricePlans.code)),
-      listPricePlans(db, couponCode, now),
-    ]);
-    const discounted = new Map(catalogue.plans.map((plan) => [plan.code, plan.discountedPriceCents]));
+    const { rows, coupon, couponCodeError } = await pricedCatalogue(await database(), couponCode, now);
+    const discounted = new Map(rows.map((plan) => [plan.code, coupon ? couponPrice(coupon, plan) : null]));
     const products = pricingProducts(rows, planType, discounted);
     return {
       planType,
       products,
       comparison: comparisonRows(products),
-      couponCode: catalogue.couponCode,
-      couponCodeError: catalogue.couponCodeError,
+      couponCode: coupon ? coupon.code : '',
+      couponCodeError,
       errorMessage: '',
     };
   } catch (error) {

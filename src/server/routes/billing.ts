@@ -6,7 +6,7 @@ import { apiError } from '../app/errors.ts';
 import { requireUser, SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, type JsonInput } from '../middleware/validate.ts';
-import { appliesTo, checkCoupon, discountedPrice } from '../services/price-plans.ts';
+import { checkCoupon, couponPrice } from '../services/price-plans.ts';
 import { SIGNATURE_HEADER } from '../services/billing/provider.ts';
 import {
   activePlan,
@@ -56,12 +56,13 @@ export const portalBillingRoutes = new Hono<AccountsEnv>()
     if (code !== '') {
       const check = await checkCoupon(c.var.db, code, now);
       if (!check.ok) return apiError(c, 400, `couponCode: ${check.error}`, { field: 'couponCode' });
-      if (!appliesTo(check.coupon, plan)) {
+      const price = couponPrice(check.coupon, plan);
+      if (price === null) {
         return apiError(c, 400, `couponCode: Coupon code ${code} does not apply to ${plan.name}.`, {
           field: 'couponCode',
         });
       }
-      amountCents = discountedPrice(plan.priceCents, check.coupon);
+      amountCents = price;
       acceptedCoupon = check.coupon.code;
     }
     const provider = paymentProvider();

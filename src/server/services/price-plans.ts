@@ -11,7 +11,7 @@ export type { PricePlansAnswer };
 export type PricePlanView = PricePlan;
 
 /** A coupon code's verdict: the coupon, or why it is refused (the words get-price-plans answers with). */
-export type CouponCheck = { ok: true; coupon: Coupon } | { ok: false; error: string };
+type CouponCheck = { ok: true; coupon: Coupon } | { ok: false; error: string };
 
 /** Whether a coupon code (upper case) can be used now. */
 export async function checkCoupon(db: Db, code: string, now: Date): Promise<CouponCheck> {
@@ -33,8 +33,48 @@ export function discountedPrice(
 }
 
 /** Whether a coupon discounts a plan: paid plans only, and only those it names (all when it names none). */
-export function appliesTo(coupon: Coupon, plan: PricePlanRow): boolean {
+function appliesTo(coupon: Coupon, plan: PricePlanRow): boolean {
   return plan.priceCents > 0 && (coupon.planCodes.length === 0 || coupon.planCodes.includes(plan.code));
+}
+
+/** The price of a plan with a coupon, or null when the coupon does not discount that plan. */
+export function couponPrice(coupon: Coupon, plan: PricePlanRow): number | null {
+  return appliesTo(coupon, plan) ? discountedPrice(plan.priceCents, coupon) : null;
+}
+
+/** The active catalogue as stored, with the coupon asked for and its verdict. */
+export interface PricedCatalogue {
+  /** Active plans in display order, every column. */
+  rows: PricePlanRow[];
+  /** The usable coupon, or null (none given, or refused). */
+  coupon: Coupon | null;
+  /** Why the given coupon is refused ('' when it is not). */
+  couponCodeError: string;
+}
+
+/**
+ * Reads the active catalogue in display order and judges the coupon (trimmed, upper case) in one
+ * go: the accounts API's price list and the pricing pages both start from it.
+ */
+export async function pricedCatalogue(
+  db: Db,
+  couponCode?: string | null,
+  now: Date = new Date(),
+): Promise<PricedCatalogue> {
+  const code = (couponCode ?? '').trim().toUpperCase();
+  const [rows, check] = await Promise.all([
+    db
+      .select()
+      .from(pricePlans)
+      .where(eq(pricePlans.active, true))
+      .orderBy(asc(pricePlans.sortOrder), asc(pricePlans.code)),
+    code === '' ? Promise.resolve(null) : checkCoupon(db, code, now),
+  ]);
+  return {
+    rows,
+    coupon: check?.ok ? check.coupon : null,
+    couponCodeError: check && !check.ok ? check.error : '',
+  };
 }
 
 /**
@@ -46,16 +86,7 @@ export async function listPricePlans(
   couponCode?: string | null,
   now: Date = new Date(),
 ): Promise<PricePlansAnswer> {
-  const code = (couponCode ?? '').trim().toUpperCase();
-  const [rows, check] = await Promise.all([
-    db
-      .select()
-      .from(pricePlans)
-      .where(eq(pricePlans.active, true))
-      .orderBy(asc(pricePlans.sortOrder), asc(pricePlans.code)),
-    code === '' ? Promise.resolve(null) : checkCoupon(db, code, now),
-  ]);
-  const coupon = check?.ok ? check.coupon : null;
+  const { rows, coupon, couponCodeError } = await pricedCatalogue(db, couponCode, now);
   return {
     plans: rows.map((plan) => ({
       code: plan.code,
@@ -63,8 +94,7 @@ export async function listPricePlans(
       planType: plan.planType,
       billingInterval: plan.billingInterval,
       priceCents: plan.priceCents,
-      discountedPriceCents:
-        coupon && appliesTo(coupon, plan) ? discountedPrice(plan.priceCents, coupon) : null,
+      discountedPriceCents: coupon ? couponPrice(coupon, plan) : null,
       currency: plan.currency,
       callsPerMinute: plan.callsPerMinute,
       callsPerDay: plan.callsPerDay,
@@ -72,6 +102,6 @@ export async function listPricePlans(
       sortOrder: plan.sortOrder,
     })),
     couponCode: coupon ? coupon.code : '',
-    couponCodeError: check && !check.ok ? check.error : '',
+    couponCodeError,
   };
 }
