@@ -120,16 +120,18 @@ async function statements(symbol: string, limit: number): Promise<Statements> {
   return { income, balance, cashFlow };
 }
 
+/** One fiscal year's fields of the three statements, named `income.x`, `balance.x`, `cashFlow.x`. */
+function oneYear(s: Statements, index: number): Figures {
+  return {
+    ...prefixed('income', s.income[index]),
+    ...prefixed('balance', s.balance[index]),
+    ...prefixed('cashFlow', s.cashFlow[index]),
+  };
+}
+
 /** The latest year's fields (`income.x`) and the year before's (`previous.income.x`). */
 function twoYears(s: Statements): Figures {
-  return {
-    ...prefixed('income', s.income[0]),
-    ...prefixed('balance', s.balance[0]),
-    ...prefixed('cashFlow', s.cashFlow[0]),
-    ...prefixed('previous.income', s.income[1]),
-    ...prefixed('previous.balance', s.balance[1]),
-    ...prefixed('previous.cashFlow', s.cashFlow[1]),
-  };
+  return { ...oneYear(s, 0), ...prefixed('previous', oneYear(s, 1)) };
 }
 
 /** The DCF model of the symbol built from what the API answers, as the formula page derives it. */
@@ -192,26 +194,10 @@ const EXPECTED: Record<string, () => Promise<Figures>> = {
     // The model the page walks through is the one the endpoints serve.
     expect(unlevered.equityValuePerShare).toBeCloseTo(num(unleveredRow, 'dcf'), 9);
     expect(levered.equityValuePerShare).toBeCloseTo(num(leveredRow, 'dcf'), 9);
-    const year = (index: number, fy: string): Figures => ({
-      ...Object.fromEntries(
-        Object.entries(prefixed('income', s.income[index])).map(([name, value]) => [
-          `${name} (FY ${fy})`,
-          value,
-        ]),
-      ),
-      ...Object.fromEntries(
-        Object.entries(prefixed('balance', s.balance[index])).map(([name, value]) => [
-          `${name} (FY ${fy})`,
-          value,
-        ]),
-      ),
-      ...Object.fromEntries(
-        Object.entries(prefixed('cashFlow', s.cashFlow[index])).map(([name, value]) => [
-          `${name} (FY ${fy})`,
-          value,
-        ]),
-      ),
-    });
+    const year = (index: number, fy: string): Figures =>
+      Object.fromEntries(
+        Object.entries(oneYear(s, index)).map(([name, value]) => [`${name} (FY ${fy})`, value]),
+      );
     const a = unlevered.assumptions;
     return {
       ...year(0, '2026'),
