@@ -336,6 +336,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
           periodStart: new Date(Date.now() - 86_400_000).toISOString(),
           periodEnd: new Date(Date.now() + 29 * 86_400_000).toISOString(),
           cancelAtPeriodEnd: status === 'canceled',
+          scheduledPlanCode: null,
         },
       };
     }

@@ -548,3 +548,96 @@ export const billingEvents = pgTable('billing_events', {
 
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
+
+/** Where an invoice stands: `open` is issued and unpaid (a renewal being retried), `void` will never be paid. */
+export const INVOICE_STATUSES = ['paid', 'open', 'void'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** One line of an invoice: what was charged or credited (a proration credit is negative). */
+export interface InvoiceLine {
+  description: string;
+  amountCents: number;
+}
+
+/** A postal address as an invoice prints it. */
+export interface BillingAddress {
+  line1: string;
+  line2: string;
+  city: string;
+  postalCode: string;
+  /** ISO 3166-1 alpha-2 code. */
+  country: string;
+}
+
+/**
+ * The name and address an account wants on its invoices, editable for future invoices; an invoice
+ * keeps a copy of them as they were when it was issued.
+ */
+export const billingProfiles = pgTable('billing_profiles', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name').notNull().default(''),
+  address: jsonb('address').$type<BillingAddress | null>(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+});
+
+/**
+ * The last invoice number given out per provider account: invoice numbers are sequential without
+ * gaps, so the counter is taken inside the transaction that stores the invoice.
+ */
+export const invoiceCounters = pgTable('invoice_counters', {
+  provider: text('provider').primaryKey(),
+  lastNumber: integer('last_number').notNull(),
+});
+
+/**
+ * An invoice as the payment provider reported it (one per provider invoice id), numbered by the
+ * site, with the billing name and address copied in when it was issued.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    providerInvoiceId: text('provider_invoice_id').notNull(),
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id, { onDelete: 'set null' }),
+    planCode: text('plan_code')
+      .notNull()
+      .references(() => pricePlans.code, { onUpdate: 'cascade' }),
+    status: text('status', { enum: INVOICE_STATUSES }).notNull(),
+    currency: text('currency').notNull(),
+    lines: jsonb('lines').$type<InvoiceLine[]>().notNull(),
+    subtotalCents: integer('subtotal_cents').notNull(),
+    taxCents: integer('tax_cents').notNull().default(0),
+    totalCents: integer('total_cents').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true, mode: 'date' }).notNull(),
+    periodEnd: timestamp('period_end', { withTimezone: true, mode: 'date' }).notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date' }),
+    cardLast4: text('card_last4'),
+    billingName: text('billing_name').notNull().default(''),
+    billingAddress: jsonb('billing_address').$type<BillingAddress | null>(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (t) => [
+    uniqueIndex('invoices_provider_invoice_idx').on(t.provider, t.providerInvoiceId),
+    index('invoices_user_id_idx').on(t.userId, t.issuedAt),
+    check('invoices_status_check', sql`status in ('paid', 'open', 'void')`),
+    check('invoices_total_check', sql`total_cents = subtotal_cents + tax_cents`),
+  ],
+);
+
+export type BillingProfile = typeof billingProfiles.$inferSelect;
+export type Invoice = typeof invoices.$inferSelect;

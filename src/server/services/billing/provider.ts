@@ -40,13 +40,75 @@ const subscriptionUpdated = z.object({
     periodStart: isoTime,
     periodEnd: isoTime,
     cancelAtPeriodEnd: z.boolean(),
+    /** A plan the subscription moves to when this period ends (a downgrade), or null. */
+    scheduledPlanCode: z.string().min(1).nullable().default(null),
+  }),
+});
+
+const invoiceLine = z.object({ description: z.string().min(1).max(200), amountCents: z.number().int() });
+
+/**
+ * A charge that went through: the first payment of a subscription, a renewal, or the prorated
+ * difference of an upgrade. The site records the invoice and emails the receipt.
+ */
+const invoicePaid = z.object({
+  type: z.literal('invoice.paid'),
+  data: z.object({
+    invoiceId: z.string().min(1),
+    subscriptionId: z.string().min(1),
+    planCode: z.string().min(1),
+    reason: z.enum(['subscription_create', 'subscription_cycle', 'subscription_update']),
+    currency: z.string().min(1),
+    lines: z.array(invoiceLine).min(1),
+    taxCents: z.number().int().nonnegative(),
+    periodStart: isoTime,
+    periodEnd: isoTime,
+    cardLast4: z
+      .string()
+      .regex(/^\d{4}$/)
+      .nullable(),
+  }),
+});
+
+/** A renewal charge that failed: the invoice stays open while the provider retries until `nextAttemptAt`. */
+const invoicePaymentFailed = z.object({
+  type: z.literal('invoice.payment_failed'),
+  data: z.object({
+    invoiceId: z.string().min(1),
+    subscriptionId: z.string().min(1),
+    planCode: z.string().min(1),
+    currency: z.string().min(1),
+    lines: z.array(invoiceLine).min(1),
+    taxCents: z.number().int().nonnegative(),
+    periodStart: isoTime,
+    periodEnd: isoTime,
+    attemptCount: z.number().int().positive(),
+    /** When the provider tries again; null when it has given up. */
+    nextAttemptAt: isoTime.nullable(),
+    /** The card's refusal in the provider's words. */
+    message: z.string().min(1).max(300),
+  }),
+});
+
+/** The subscription ended (canceled at the period end, or unpaid after the retries): the account is back on Free. */
+const subscriptionDeleted = z.object({
+  type: z.literal('subscription.deleted'),
+  data: z.object({
+    subscriptionId: z.string().min(1),
+    endedAt: isoTime,
   }),
 });
 
 /** A provider event as the webhook accepts it: an id (for idempotency), a time (for order) and what happened. */
 export const billingEventSchema = z.intersection(
   z.object({ id: z.string().min(1).max(128), created: isoTime }),
-  z.discriminatedUnion('type', [checkoutCompleted, subscriptionUpdated]),
+  z.discriminatedUnion('type', [
+    checkoutCompleted,
+    subscriptionUpdated,
+    invoicePaid,
+    invoicePaymentFailed,
+    subscriptionDeleted,
+  ]),
 );
 export type BillingEvent = z.infer<typeof billingEventSchema>;
 

@@ -273,6 +273,7 @@ export function applyBillingEvent(db: Db, event: BillingEvent, siteUrl: string):
   return db.transaction(async (tx) => {
     if (!(await recordEvent(tx, event))) return 'duplicate';
     if (event.type === 'checkout.completed') return applyCheckoutCompleted(tx, event, siteUrl);
-    return applySubscriptionUpdated(tx, event);
+    if (event.type === 'subscription.updated') return applySubscriptionUpdated(tx, event);
+    return 'ignored';
   });
 }
