@@ -25,7 +25,11 @@ const checkoutCompleted = z.object({
     planCode: z.string().min(1),
     amountCents: z.number().int().nonnegative(),
     currency: z.string().min(1),
-    cardLast4: z.string().regex(/^\d{4}$/),
+    /** Null when the provider does not say which card paid. */
+    cardLast4: z
+      .string()
+      .regex(/^\d{4}$/)
+      .nullable(),
     periodStart: isoTime,
     periodEnd: isoTime,
   }),

@@ -158,7 +158,7 @@ export function receiptBody(details: {
   amountCents: number;
   currency: string;
   couponCode: string | null;
-  cardLast4: string;
+  cardLast4: string | null;
   periodStart: Date;
   periodEnd: Date;
   dashboardUrl: string;
@@ -169,7 +169,7 @@ export function receiptBody(details: {
     `Thank you for subscribing to ${SITE_NAME} ${details.planName}.`,
     '',
     `Amount charged: ${formatCents(details.amountCents, details.currency)}${details.couponCode ? ` (coupon ${details.couponCode})` : ''}`,
-    `Card: ending in ${details.cardLast4}`,
+    ...(details.cardLast4 === null ? [] : [`Card: ending in ${details.cardLast4}`]),
     `Period: ${day(details.periodStart)} to ${day(details.periodEnd)}`,
     '',
     `Your plan applies to your API key within a minute. Your dashboard: ${details.dashboardUrl}`,
