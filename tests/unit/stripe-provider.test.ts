@@ -451,6 +451,21 @@ describe('Stripe API calls', () => {
     expect(marked?.body.get('metadata[scheduledPlanCode]')).toBe('starterT1');
   });
 
+  it("opens Stripe's Customer Portal for the subscription's customer, returning to the site", async () => {
+    answers.set('POST /v1/billing_portal/sessions', {
+      id: 'bps_1',
+      object: 'billing_portal.session',
+      url: 'https://billing.example/session/bps_1',
+    });
+    const url = await provider.portalUrl(
+      { ...SUBSCRIPTION_ROW, providerCustomerId: 'cus_123' },
+      'http://site/developer/docs/dashboard',
+    );
+    expect(url).toBe('https://billing.example/session/bps_1');
+    expect(requests[0]?.body.get('customer')).toBe('cus_123');
+    expect(requests[0]?.body.get('return_url')).toBe('http://site/developer/docs/dashboard');
+  });
+
   it('cancels at the period end, and takes it back', async () => {
     answers.set('POST /v1/subscriptions/sub_123', stripeSubscription());
     await provider.setCancelAtPeriodEnd(SUBSCRIPTION_ROW, true);

@@ -257,3 +257,16 @@ export function statusProbeIntervalMs(env?: Environment): number {
 export function billingWebhookSecret(env?: Environment): string | undefined {
   return blankToUndefined(current(env).BILLING_WEBHOOK_SECRET?.trim());
 }
+
+/**
+ * Stripe's secret API key (STRIPE_SECRET_KEY): when set, payments go through Stripe instead of the
+ * test-mode provider.
+ */
+export function stripeSecretKey(env?: Environment): string | undefined {
+  return blankToUndefined(current(env).STRIPE_SECRET_KEY?.trim());
+}
+
+/** The signing secret of the Stripe webhook endpoint (STRIPE_WEBHOOK_SECRET, `whsec_…`). */
+export function stripeWebhookSecret(env?: Environment): string | undefined {
+  return blankToUndefined(current(env).STRIPE_WEBHOOK_SECRET?.trim());
+}

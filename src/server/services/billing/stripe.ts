@@ -191,6 +191,18 @@ export class StripeProvider {
     return { url: session.url };
   }
 
+  /**
+   * Stripe's Customer Portal for the subscription's customer: the card on file, past invoices and
+   * cancellation, on Stripe's page, returning to `returnUrl`.
+   */
+  async portalUrl(subscription: Subscription, returnUrl: string): Promise<string> {
+    const session = await this.stripe.billingPortal.sessions.create({
+      customer: subscription.providerCustomerId,
+      return_url: returnUrl,
+    });
+    return session.url;
+  }
+
   /** Cancels at the period end, or takes that back. */
   async setCancelAtPeriodEnd(subscription: Subscription, cancel: boolean): Promise<void> {
     await this.stripe.subscriptions.update(subscription.providerSubscriptionId, {
