@@ -1,13 +1,12 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckoutSession, PricePlan, Subscription } from '../../src/server/db/schema.ts';
 import { billingEventSchema } from '../../src/server/services/billing/provider.ts';
 import { siteStatus, stripeProductId, StripeProvider } from '../../src/server/services/billing/stripe.ts';
+import { startStripeStandIn, type StandInRequest, type StripeStandIn } from '../fixtures/stripe-stand-in.ts';
 
-// Stripe's API cannot be reached from here, so the SDK talks to a small local stand-in that records
-// each request and answers with objects shaped like Stripe's. Webhook deliveries are signed with the
+// Stripe's API cannot be reached from here, so the SDK talks to a local stand-in
+// (tests/fixtures/stripe-stand-in.ts) that records each request and answers with objects shaped like Stripe's. Webhook deliveries are signed with the
 // SDK's own test-header helper, so the signature check is Stripe's code, not ours.
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_the_provider_tests';
@@ -16,72 +15,26 @@ const NOW_S = Math.floor(NOW.getTime() / 1000);
 const PERIOD_START = NOW_S - 86_400;
 const PERIOD_END = PERIOD_START + 30 * 86_400;
 
-interface Recorded {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: URLSearchParams;
-  idempotencyKey: string | undefined;
-}
-
-const requests: Recorded[] = [];
-/** Answers by "METHOD path"; anything else is answered as Stripe answers an unknown object. */
-let answers = new Map<string, unknown>();
-let server: Server;
+let standIn: StripeStandIn;
 let stripe: Stripe;
 let provider: StripeProvider;
-
-async function bodyOf(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString();
-}
+let requests: StandInRequest[];
+let answers: Map<string, unknown>;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    void bodyOf(req).then((raw) => {
-      const url = new URL(req.url ?? '/', 'http://stand-in');
-      const key = `${req.method ?? 'GET'} ${url.pathname}`;
-      requests.push({
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: url.searchParams,
-        body: new URLSearchParams(raw),
-        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
-      });
-      const answer = answers.get(key);
-      res.setHeader('Content-Type', 'application/json');
-      if (answer === undefined) {
-        res.statusCode = 404;
-        res.end(
-          JSON.stringify({
-            error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${key}` },
-          }),
-        );
-        return;
-      }
-      res.end(JSON.stringify(answer));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  stripe = new Stripe('sk_test_stand_in', {
-    host: '127.0.0.1',
-    port,
-    protocol: 'http',
-    maxNetworkRetries: 0,
-    telemetry: false,
-  });
+  standIn = await startStripeStandIn();
+  stripe = standIn.client();
   provider = new StripeProvider(stripe, WEBHOOK_SECRET);
+  requests = standIn.requests;
+  answers = standIn.answers;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await standIn.close();
 });
 
 beforeEach(() => {
-  requests.length = 0;
-  answers = new Map();
+  standIn.reset();
 });
 
 const PLAN: PricePlan = {
