@@ -6,8 +6,9 @@ import { siteStatus, stripeProductId, StripeProvider } from '../../src/server/se
 import { startStripeStandIn, type StandInRequest, type StripeStandIn } from '../fixtures/stripe-stand-in.ts';
 
 // Stripe's API cannot be reached from here, so the SDK talks to a local stand-in
-// (tests/fixtures/stripe-stand-in.ts) that records each request and answers with objects shaped like Stripe's. Webhook deliveries are signed with the
-// SDK's own test-header helper, so the signature check is Stripe's code, not ours.
+// (tests/fixtures/stripe-stand-in.ts) that records each request and answers with objects shaped
+// like Stripe's. Webhook deliveries are signed with the SDK's own test-header helper, so the
+// signature check is Stripe's code, not ours.
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_the_provider_tests';
 const NOW = new Date('2026-11-26T12:00:00Z');
