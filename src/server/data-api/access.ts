@@ -28,8 +28,9 @@ export interface CallLimits {
 }
 
 /**
- * The signed-out visitor's public token (the site's playground and symbol pages): the free sample,
- * a small budget per visitor address, since tokens cost nothing to mint.
+ * The signed-out visitor's public token (the site's playground and symbol pages): what Free reads of
+ * the free sample but one year of history, and a small budget per visitor address, since tokens cost
+ * nothing to mint; a 402 for more history points to the free sign-up.
  */
 export const PUBLIC_PLAN: PlanAccess = { code: 'public', name: 'Public', dataTier: 0, historyYears: 1 };
 export const PUBLIC_LIMITS: CallLimits = { perMinute: 10, perDay: 100 };
