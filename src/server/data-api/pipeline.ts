@@ -126,7 +126,7 @@ interface PlanShortfall {
  * The second sentence of a 402: the cheapest plan that opens the call, with the full address of the
  * pricing page, so a client's log or a script's output points its reader straight to the upgrade.
  */
-export function upgradeText(planName: string | undefined, pricingUrl: string): string {
+function upgradeText(planName: string | undefined, pricingUrl: string): string {
   return planName === undefined
     ? `Contact us for access: see ${pricingUrl}.`
     : `It is included in the ${planName} plan and above: see ${pricingUrl}.`;
