@@ -24,9 +24,6 @@ export const DEFAULT_CHART_RANGE: ChartRange = '1Y';
 /** Ranges drawn from intraday bars; symbols without intraday prices cannot show them. */
 export const INTRADAY_RANGES: ReadonlySet<ChartRange> = new Set<ChartRange>(['1D', '5D']);
 
-/** Ranges reaching back further than the free plan's year of history. */
-export const LONG_RANGES: ReadonlySet<ChartRange> = new Set<ChartRange>(['5Y', 'Max']);
-
 /** Words for each range, for the chart's text alternative and messages. */
 export const RANGE_NAMES: Readonly<Record<ChartRange, string>> = {
   '1D': '1 day',

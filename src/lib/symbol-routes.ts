@@ -274,9 +274,6 @@ export const PREMIUM_PAGES: Readonly<Partial<Record<SymbolPage, number>>> = {
 /** Tier of quarterly figures (statements, ratios) anywhere on the symbol pages. */
 export const QUARTERLY_TIER = 2;
 
-/** Tier of price history beyond the free plan's year (the starter plan's ten years and more). */
-export const LONG_HISTORY_TIER = 1;
-
 const PANEL_OF = new Map<SymbolPage, SymbolPanel>(
   Object.entries(PANEL_PAGES).flatMap(([panel, pages]) =>
     pages.map((page) => [page, panel as SymbolPanel] as const),

@@ -288,7 +288,7 @@ test.describe('API usage on the dashboard', () => {
       'aria-valuenow',
       '2',
     );
-    await expect(usage.getByText('Up to 5 calls per minute.')).toBeVisible();
+    await expect(usage.getByText('Up to 30 calls per minute.')).toBeVisible();
     const endpoints = usage.getByRole('region', { name: 'By endpoint' });
     await expect(endpoints.getByRole('row', { name: /^quote 2 / })).toBeVisible();
     await expect(usage.getByRole('heading', { name: 'No calls yet' })).toHaveCount(0);

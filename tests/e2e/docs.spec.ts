@@ -148,7 +148,7 @@ test.describe('documentation', () => {
     await page.getByRole('article').getByRole('link', { name: 'Rate limits', exact: true }).first().click();
     await expect(page).toHaveURL(/\/developer\/docs\/rate-limits$/);
     await expect(
-      page.getByText('RateLimit-Policy: "minute";q=5;w=60, "day";q=250;w=86400').first(),
+      page.getByText('RateLimit-Policy: "minute";q=30;w=60, "day";q=250;w=86400').first(),
     ).toBeVisible();
 
     const sidebar = page.getByRole('navigation', { name: 'Documentation' });

@@ -118,7 +118,7 @@ test.describe('sections beyond the visitor’s plan', () => {
     await expect(range.getByRole('button', { name: '1D' })).toHaveAttribute('aria-pressed', 'false');
   });
 
-  test('a visitor whose stored plan is out of date is told by the server which plan covers five years', async ({
+  test('a visitor whose stored session the server does not know is told by the server that Free covers five years', async ({
     page,
   }) => {
     // The browser remembers a starter plan the server does not know: the server's answer decides.
@@ -131,7 +131,7 @@ test.describe('sections beyond the visitor’s plan', () => {
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Keep Browsing' }).click();
     await expect(
-      page.getByText(/The 5 years chart could not be loaded\. .*It is included in the Starter plan/),
+      page.getByText(/The 5 years chart could not be loaded\. .*It is included in the Free plan/),
     ).toBeVisible();
     await expect(range.getByRole('button', { name: '1Y' })).toHaveAttribute('aria-pressed', 'true');
   });

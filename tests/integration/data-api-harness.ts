@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { createDataApi, type DataApi } from '../../src/server/data-api/app.ts';
 import { openDatabase, type Database, type Db } from '../../src/server/db/client.ts';
-import { users } from '../../src/server/db/schema.ts';
+import { pricePlans, users } from '../../src/server/db/schema.ts';
 import { MemoryStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { seedDemoData } from '../../src/server/services/market-data/seed/index.ts';
@@ -139,4 +139,14 @@ export async function updateAccount(
   changes: Partial<Pick<typeof users.$inferInsert, 'blocked' | 'emailVerified' | 'planCode' | 'legacy'>>,
 ): Promise<void> {
   await db.update(users).set(changes).where(eq(users.id, userId));
+}
+
+/**
+ * The Free plan's call budgets as the catalogue the migrations made has them, so the limits stories
+ * spend exactly the budget a new developer gets, whatever it is set to.
+ */
+export async function freeLimits(db: Db): Promise<{ perMinute: number; perDay: number }> {
+  const [free] = await db.select().from(pricePlans).where(eq(pricePlans.code, 'free'));
+  if (free?.callsPerMinute == null || free.callsPerDay === null) throw new Error('Free has no call limits');
+  return { perMinute: free.callsPerMinute, perDay: free.callsPerDay };
 }

@@ -18,21 +18,32 @@ import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { startSession } from '../../src/server/auth/sessions.ts';
 import { accessTokenKey, signAccessToken, signPublicToken } from '../../src/server/auth/tokens.ts';
 import {
+  HARNESS_AS_OF,
   HARNESS_SECRET,
   openDataApiHarness,
+  freeLimits,
   updateAccount,
   type DataApiHarness,
 } from './data-api-harness.ts';
 import { accountsAppOn } from './accounts-app.ts';
 import { setIdentityDisabled } from '../../src/server/auth/identity.ts';
 import { findUserById } from '../../src/server/services/users.ts';
+import { siteUrl } from '../../src/server/app/config.ts';
+import { AUTH_LINKS } from '../../src/lib/routes.ts';
+import { shiftIsoYears } from '../../src/lib/iso-date.ts';
+import { pricePlans } from '../../src/server/db/schema.ts';
 
 let h: DataApiHarness;
 let commercialKey: string;
+/** The Free plan's budgets as the catalogue has them (the limits stories spend them). */
+let FREE_LIMITS: { perMinute: number; perDay: number };
+/** Where a 402 sends the caller: the site's pricing page, by its full address. */
+const PRICING_URL = `${siteUrl()}${AUTH_LINKS.pricing}`;
 
 beforeAll(async () => {
   h = await openDataApiHarness();
   commercialKey = await h.keyFor('commercialEnterprise');
+  FREE_LIMITS = await freeLimits(h.db);
 });
 
 afterAll(async () => {
@@ -284,17 +295,19 @@ describe('keys', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('RateLimit-Policy')).toBe('"minute";q=10;w=60, "day";q=100;w=86400');
     const statements = await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: token });
-    expect(statements.status).toBe(402);
+    expect(statements.status).toBe(200);
+    const executives = await h.request('/stable/key-executives', { symbol: 'AAPL', apikey: token });
+    expect(executives.status).toBe(402);
   });
 });
 
 describe('plans', () => {
-  it('answers 402 naming the cheapest plan that covers the endpoint', async () => {
+  it('answers 402 naming the cheapest plan that covers the endpoint and linking to the pricing page', async () => {
     const key = await h.keyFor('free');
-    const res = await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: key });
+    const res = await h.request('/stable/key-executives', { symbol: 'AAPL', apikey: key });
     expect(res.status).toBe(402);
     expect(await errorOf(res)).toBe(
-      'Your Free plan does not cover the income-statement endpoint. It is included in the Starter plan and above: see /developer/docs/pricing.',
+      `Your Free plan does not cover the key-executives endpoint. It is included in the Starter plan and above: see ${PRICING_URL}.`,
     );
   });
 
@@ -308,14 +321,14 @@ describe('plans', () => {
     const outside = await h.request('/stable/quote', { symbol: usStock.symbol, apikey: free });
     expect(outside.status).toBe(402);
     expect(await errorOf(outside)).toBe(
-      `Your Free plan does not cover the symbol ${usStock.symbol}. It is included in the Starter plan and above: see /developer/docs/pricing.`,
+      `Your Free plan does not cover the symbol ${usStock.symbol}. It is included in the Starter plan and above: see ${PRICING_URL}.`,
     );
     const starter = await h.keyFor('starterT1');
     expect((await h.request('/stable/quote', { symbol: usStock.symbol, apikey: starter })).status).toBe(200);
     const res = await h.request('/stable/quote', { symbol: pair.symbol, apikey: starter });
     expect(res.status).toBe(402);
     expect(await errorOf(res)).toBe(
-      `Your Starter plan does not cover the symbol ${pair.symbol}. It is included in the Power plan and above: see /developer/docs/pricing.`,
+      `Your Starter plan does not cover the symbol ${pair.symbol}. It is included in the Power plan and above: see ${PRICING_URL}.`,
     );
   });
 
@@ -333,12 +346,98 @@ describe('plans', () => {
 
   it('applies a plan change within 60 seconds', async () => {
     const key = await h.keyFor('free');
-    expect((await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: key })).status).toBe(402);
+    const quarterly = { symbol: 'AAPL', period: 'quarter', apikey: key };
+    expect((await h.request('/stable/income-statement', quarterly)).status).toBe(402);
     await updateAccount(h.db, h.userOf(key), { planCode: 'monthlyT2' });
     h.clock.advance(60_000);
-    const res = await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: key });
+    const res = await h.request('/stable/income-statement', quarterly);
     expect(res.status).toBe(200);
     expect(res.headers.get('RateLimit-Policy')).toBe('"minute";q=120;w=60, "day";q=50000;w=86400');
+  });
+});
+
+describe('the Free plan', () => {
+  it('answers a typical FMP client’s first calls on a Free key with 200, none refused for the plan or the limit', async () => {
+    const key = await h.keyFor('free');
+    const fiveYearsBack = shiftIsoYears(HARNESS_AS_OF, -5);
+    const calls: [string, Record<string, string>][] = [
+      ['quote', { symbol: 'AAPL' }],
+      ['profile', { symbol: 'AAPL' }],
+      ['historical-price-eod/full', { symbol: 'AAPL', from: fiveYearsBack }],
+      ['income-statement', { symbol: 'AAPL' }],
+      ['balance-sheet-statement', { symbol: 'AAPL', period: 'annual' }],
+      ['cash-flow-statement', { symbol: 'AAPL', limit: '5' }],
+      ['key-metrics', { symbol: 'AAPL' }],
+      ['ratios', { symbol: 'AAPL' }],
+    ];
+    // In quick succession, as a script runs them: the clock does not move.
+    for (const [path, query] of calls) {
+      const res = await h.request(`/stable/${path}`, { ...query, apikey: key });
+      expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200);
+      expect(((await res.json()) as unknown[]).length, path).toBeGreaterThan(0);
+    }
+    const last = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
+    expect(last.headers.get('RateLimit')).toMatch(
+      new RegExp(`^"minute";r=${FREE_LIMITS.perMinute - calls.length - 1};`),
+    );
+  });
+
+  it('answers quarterly statements on a Free key with 402 naming Professional and the pricing page', async () => {
+    const key = await h.keyFor('free');
+    const res = await h.request('/stable/income-statement', {
+      symbol: 'AAPL',
+      period: 'quarter',
+      apikey: key,
+    });
+    expect(res.status).toBe(402);
+    expect(await errorOf(res)).toBe(
+      `Your Free plan does not cover quarterly statements. It is included in the Professional plan and above: see ${PRICING_URL}.`,
+    );
+  });
+
+  it('names in every 402 a plan that then answers the same call, with the pricing page’s address', async () => {
+    const directory = (await h.api.directory.get()).all();
+    const usStock = directory.find((s) => s.assetType === 'stock' && s.exchange === 'NASDAQ' && !s.sample);
+    const pair = directory.find((s) => s.assetType === 'forex' && !s.sample);
+    if (usStock === undefined || pair === undefined)
+      throw new Error('the demo data lacks symbols outside the sample');
+    const free = await h.keyFor('free');
+    const guest = await signPublicToken(accessTokenKey(HARNESS_SECRET), { now: new Date(h.clock.now) });
+    const refusals: [string, Record<string, string>, string, string][] = [
+      ['key-executives', { symbol: 'AAPL' }, free, 'Starter'],
+      ['income-statement', { symbol: usStock.symbol }, free, 'Starter'],
+      ['ratios', { symbol: 'AAPL', period: 'quarter' }, free, 'Professional'],
+      [
+        'historical-price-eod/full',
+        { symbol: 'AAPL', from: shiftIsoYears(HARNESS_AS_OF, -6) },
+        free,
+        'Starter',
+      ],
+      ['historical-price-eod/light', { symbol: 'AAPL', from: '2000-01-03' }, free, 'Professional'],
+      ['historical-chart/5min', { symbol: 'AAPL' }, free, 'Professional'],
+      ['quote', { symbol: pair.symbol }, free, 'Power'],
+      [
+        'historical-price-eod/full',
+        { symbol: 'AAPL', from: shiftIsoYears(HARNESS_AS_OF, -3) },
+        guest,
+        'Free',
+      ],
+    ];
+    const plans = await h.db.select().from(pricePlans);
+    for (const [path, query, credential, expected] of refusals) {
+      const refused = await h.request(`/stable/${path}`, { ...query, apikey: credential });
+      expect(refused.status, path).toBe(402);
+      const message = await errorOf(refused);
+      expect(message, path).toMatch(
+        new RegExp(
+          `It is included in the ${expected} plan and above: see ${PRICING_URL.replaceAll('.', '\\.')}\\.$`,
+        ),
+      );
+      const named = plans.find((plan) => plan.name === expected);
+      if (named === undefined) throw new Error(`no plan called ${expected}`);
+      const opened = await h.request(`/stable/${path}`, { ...query, apikey: await h.keyFor(named.code) });
+      expect(opened.status, `${path} on ${expected}`).toBe(200);
+    }
   });
 });
 
@@ -387,33 +486,37 @@ describe('errors', () => {
 });
 
 describe('limits', () => {
-  it('refuses the sixth call in a minute on the free plan with 429 and Retry-After, then lets calls through again', async () => {
+  it('refuses the first call beyond the free plan’s minute with 429 and Retry-After, then lets calls through again', async () => {
     const key = await h.keyFor('free');
-    for (let call = 1; call <= 5; call += 1) {
+    const { perMinute, perDay } = FREE_LIMITS;
+    for (let call = 1; call <= perMinute; call += 1) {
       const res = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
       expect(res.status).toBe(200);
       // t counts down to the moment the oldest call of the window leaves it (calls are 1 s apart).
       expect(res.headers.get('RateLimit')).toBe(
-        `"minute";r=${5 - call};t=${61 - call}, "day";r=${250 - call};t=${86_401 - call}`,
+        `"minute";r=${perMinute - call};t=${61 - call}, "day";r=${perDay - call};t=${86_401 - call}`,
       );
       h.clock.advance(1000);
     }
     const refused = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('Retry-After')).toBe('55');
+    const wait = 60 - perMinute;
+    expect(refused.headers.get('Retry-After')).toBe(String(wait));
     // Every window is reported on the refusal, the day's unchanged by it.
-    expect(refused.headers.get('RateLimit')).toBe('"minute";r=0;t=55, "day";r=245;t=86395');
-    expect(await errorOf(refused)).toBe(
-      'Limit reached: the Free plan allows 5 calls per minute. Try again in 55 seconds, or upgrade your plan for higher limits.',
+    expect(refused.headers.get('RateLimit')).toBe(
+      `"minute";r=0;t=${wait}, "day";r=${perDay - perMinute};t=${86_400 - perMinute}`,
     );
-    h.clock.advance(55_000);
+    expect(await errorOf(refused)).toBe(
+      `Limit reached: the Free plan allows ${perMinute} calls per minute. Try again in ${wait} seconds, or upgrade your plan for higher limits.`,
+    );
+    h.clock.advance(wait * 1000);
     expect((await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key })).status).toBe(200);
   });
 
-  it('refuses the 251st call of a day on the free plan until the oldest call leaves the 24-hour window', async () => {
+  it('refuses the first call beyond the free plan’s day until the oldest call leaves the 24-hour window', async () => {
     const key = await h.keyFor('free');
     const start = h.clock.now;
-    for (let call = 1; call <= 250; call += 1) {
+    for (let call = 1; call <= FREE_LIMITS.perDay; call += 1) {
       const res = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
       expect(res.status).toBe(200);
       h.clock.advance(15_000);
@@ -422,7 +525,7 @@ describe('limits', () => {
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get('Retry-After'));
     expect(retryAfter).toBe(Math.ceil((start + 86_400_000 - h.clock.now) / 1000));
-    expect(await errorOf(refused)).toContain('250 calls per day');
+    expect(await errorOf(refused)).toContain(`${FREE_LIMITS.perDay} calls per day`);
     h.clock.advance(retryAfter * 1000);
     expect((await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key })).status).toBe(200);
   });
@@ -439,7 +542,11 @@ describe('limits', () => {
     }
     const answered = await h.request('/stable/quote-short', { symbol: 'AAPL', apikey: key });
     expect(answered.status).toBe(200);
-    expect(answered.headers.get('RateLimit')).toMatch(/^"minute";r=4;t=\d+, "day";r=249;t=\d+$/);
+    expect(answered.headers.get('RateLimit')).toMatch(
+      new RegExp(
+        `^"minute";r=${FREE_LIMITS.perMinute - 1};t=\\d+, "day";r=${FREE_LIMITS.perDay - 1};t=\\d+$`,
+      ),
+    );
   });
 });
 
@@ -457,12 +564,12 @@ describe('limits shared through Redis', () => {
     try {
       const key = await h.keyFor('free');
       const statuses: number[] = [];
-      for (let call = 0; call < 6; call += 1) {
+      for (let call = 0; call <= FREE_LIMITS.perMinute; call += 1) {
         const instance = instances[call % 2];
         const res = await instance?.app.request(`/stable/quote-short?symbol=AAPL&apikey=${key}`);
         statuses.push(res?.status ?? 0);
       }
-      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(statuses).toEqual([...Array<number>(FREE_LIMITS.perMinute).fill(200), 429]);
     } finally {
       await Promise.all(instances.map((instance) => instance.close()));
       await Promise.all(stores.map((store) => store.close()));

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { defineEndpoint, type EndpointDefinition } from '../../src/server/data-api/endpoint.ts';
 import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { accessTokenKey, signPublicToken } from '../../src/server/auth/tokens.ts';
-import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
+import { freeLimits, HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 
 let h: DataApiHarness;
 
@@ -56,7 +56,10 @@ describe('the data pipeline without HTTP', () => {
     expect(first.unchanged).toBe(false);
     expect(first.bytes).toBe(Buffer.byteLength(first.body));
     expect(first.source).toBe('demo');
-    expect(first.limits?.['RateLimit-Policy']).toBe('"minute";q=5;w=60, "day";q=250;w=86400');
+    const { perMinute, perDay } = await freeLimits(h.db);
+    expect(first.limits?.['RateLimit-Policy']).toBe(
+      `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`,
+    );
 
     // The same call again, as a query string: the fast path answers synchronously.
     const again = h.api.pipeline.call(quote, 'symbol=AAPL', credential(key), first.etag);

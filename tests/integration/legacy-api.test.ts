@@ -4,6 +4,7 @@ import { legacyGuide, legacyGuideMarkdown } from '../../src/server/data-api/lega
 import { siteUrl } from '../../src/server/app/config.ts';
 import { accessTokenKey, signPublicToken } from '../../src/server/auth/tokens.ts';
 import {
+  freeLimits,
   HARNESS_SECRET,
   openDataApiHarness,
   stableAnswer,
@@ -240,7 +241,10 @@ describe('who may call the legacy style', () => {
     }
     const res = await h.request('/stable/quote', { symbol: 'AAPL', apikey: key });
     expect(res.status).toBe(200);
-    expect(res.headers.get('RateLimit')).toMatch(/^"minute";r=4;t=\d+, "day";r=249;t=\d+$/);
+    const { perMinute, perDay } = await freeLimits(h.db);
+    expect(res.headers.get('RateLimit')).toMatch(
+      new RegExp(`^"minute";r=${perMinute - 1};t=\\d+, "day";r=${perDay - 1};t=\\d+$`),
+    );
   });
 
   it('follows a change of the legacy flag within 60 seconds, both ways', async () => {
@@ -260,14 +264,11 @@ describe('who may call the legacy style', () => {
 describe('plans and budgets apply to the legacy style exactly as to /stable', () => {
   it('answers 402 naming the plan that covers the endpoint', async () => {
     const key = await h.keyFor('free', { legacy: true });
-    const stable = await h.request('/stable/income-statement', { symbol: 'AAPL', apikey: key });
-    const res = await legacy('income-statement/AAPL', {}, key);
+    const stable = await h.request('/stable/key-executives', { symbol: 'AAPL', apikey: key });
+    const res = await legacy('key-executives/AAPL', {}, key);
     expect(res.status).toBe(402);
     expect(await errorOf(res)).toBe(
-      (await errorOf(stable)).replace(
-        'the income-statement endpoint',
-        'the api/v3/income-statement endpoint',
-      ),
+      (await errorOf(stable)).replace('the key-executives endpoint', 'the api/v3/key-executives endpoint'),
     );
   });
 
@@ -287,20 +288,23 @@ describe('plans and budgets apply to the legacy style exactly as to /stable', ()
     expect(await errorOf(res)).toBe(await errorOf(stable));
   });
 
-  it('spends the same budget as /stable and refuses the sixth call of a minute on the free plan with 429', async () => {
+  it('spends the same budget as /stable and refuses the first call beyond the free plan’s minute with 429', async () => {
     const key = await h.keyFor('free', { legacy: true });
-    for (let call = 1; call <= 5; call += 1) {
+    const { perMinute } = await freeLimits(h.db);
+    for (let call = 1; call <= perMinute; call += 1) {
       const res =
         call % 2 === 0
           ? await h.request('/stable/quote', { symbol: 'AAPL', apikey: key })
           : await legacy('quote/AAPL', {}, key);
       expect(res.status).toBe(200);
-      expect(res.headers.get('RateLimit')).toMatch(new RegExp(`^"minute";r=${5 - call};`));
+      expect(res.headers.get('RateLimit')).toMatch(new RegExp(`^"minute";r=${perMinute - call};`));
     }
     const refused = await legacy('quote/AAPL', {}, key);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('Retry-After')).not.toBeNull();
-    expect(await errorOf(refused)).toMatch(/^Limit reached: the Free plan allows 5 calls per minute\./);
+    expect(await errorOf(refused)).toMatch(
+      new RegExp(`^Limit reached: the Free plan allows ${perMinute} calls per minute\\.`),
+    );
   });
 
   it('answers 400 naming a bad parameter by its legacy name', async () => {

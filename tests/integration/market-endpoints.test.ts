@@ -2,7 +2,13 @@ import { and, eq, gt, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dailyPrices, dividends, securities, splits } from '../../src/server/db/schema.ts';
 import type { QuoteRow } from '../../src/server/services/market-data/quotes.ts';
-import { HARNESS_AS_OF, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
+import {
+  HARNESS_AS_OF,
+  HARNESS_SECRET,
+  openDataApiHarness,
+  type DataApiHarness,
+} from './data-api-harness.ts';
+import { accessTokenKey, signPublicToken } from '../../src/server/auth/tokens.ts';
 
 let h: DataApiHarness;
 let commercialKey: string;
@@ -313,19 +319,29 @@ describe('daily charts', () => {
   });
 
   it('defaults to the plan’s history and refuses an earlier start with 402 naming a plan', async () => {
+    // The signed-out visitor's token reads one year: its default window starts after 2025-11-20.
+    const guest = await signPublicToken(accessTokenKey(HARNESS_SECRET), { now: new Date(h.clock.now) });
+    const year = await rows<FullRow>('historical-price-eod/full', { symbol: 'AAPL' }, guest);
+    expect(year.at(-1)?.date).toMatch(/^2025-11-2[0-6]$/);
+    expect(year[0]?.date).toBe(HARNESS_AS_OF);
+    // The Free plan reads five years, as much as the default window: the same rows as any plan's.
     const free = await rows<FullRow>('historical-price-eod/full', { symbol: 'AAPL' }, freeKey);
-    // The Free plan reads one year: the default window starts on the first trading day after 2025-11-20.
-    expect(free.at(-1)?.date).toMatch(/^2025-11-2[0-6]$/);
-    expect(free[0]?.date).toBe(HARNESS_AS_OF);
     const all = await rows<FullRow>('historical-price-eod/full', { symbol: 'AAPL' });
-    expect(all.length).toBeGreaterThan(free.length);
+    expect(free.length).toBeGreaterThan(year.length);
+    expect(free).toEqual(all);
+    const withinFive = await rows<FullRow>(
+      'historical-price-eod/full',
+      { symbol: 'AAPL', from: '2022-01-03' },
+      freeKey,
+    );
+    expect(withinFive.length).toBeGreaterThan(year.length);
     const refused = await refusal(
       'historical-price-eod/full',
-      { symbol: 'AAPL', from: '2024-01-02' },
+      { symbol: 'AAPL', from: '2019-01-02' },
       freeKey,
     );
     expect(refused.status).toBe(402);
-    expect(refused.message).toContain('Starter');
+    expect(refused.message).toContain('It is included in the Starter plan');
   });
 
   it('refuses from after to, and answers [] for an unknown symbol', async () => {

@@ -7,6 +7,9 @@ import { createMarketChartRoutes } from '../../src/server/routes/market-chart.ts
 import { createMarketHistoryRoutes } from '../../src/server/routes/market-history.ts';
 import { recentDays, usageForUser } from '../../src/server/services/api-usage.ts';
 import { accountsAppOn } from './accounts-app.ts';
+import { siteUrl } from '../../src/server/app/config.ts';
+import { AUTH_LINKS } from '../../src/lib/routes.ts';
+import { shiftIsoYears } from '../../src/lib/iso-date.ts';
 import {
   HARNESS_AS_OF,
   HARNESS_SECRET,
@@ -17,6 +20,9 @@ import {
 
 // The site's chart and history routes answer through the data pipeline with the visitor's own
 // credential: the signed-in user's key, or the public token of a signed-out visitor.
+
+/** Where a 402 sends the visitor: the site's pricing page, by its full address. */
+const PRICING_URL = `${siteUrl()}${AUTH_LINKS.pricing}`;
 
 let h: DataApiHarness;
 let app: ReturnType<typeof accountsAppOn>;
@@ -208,20 +214,25 @@ describe('what the site serves each visitor', () => {
     const res = await chart({ symbol: outsideSample, range: 'Max' }, await visitor());
     expect(res.status).toBe(402);
     expect(await errorOf(res)).toBe(
-      `Your Public plan does not cover the symbol ${outsideSample}. It is included in the Starter plan and above: see /developer/docs/pricing.`,
+      `Your Public plan does not cover the symbol ${outsideSample}. It is included in the Starter plan and above: see ${PRICING_URL}.`,
     );
   });
 
-  it('refuses five years of history and intraday bars to the free plans, as the data API does', async () => {
+  it('serves five years to a Free account but not to a signed-out visitor, whom it points to Free, and intraday bars to neither', async () => {
     const guest = await visitor();
-    const fiveYears = await chart({ symbol: 'AAPL', range: '5Y' }, guest);
-    expect(fiveYears.status).toBe(402);
-    expect(await errorOf(fiveYears)).toContain('does not cover 5 years of daily history');
+    const guestFiveYears = await chart({ symbol: 'AAPL', range: '5Y' }, guest);
+    expect(guestFiveYears.status).toBe(402);
+    expect(await errorOf(guestFiveYears)).toBe(
+      `Your Public plan does not cover 5 years of daily history. It is included in the Free plan and above: see ${PRICING_URL}.`,
+    );
     const free = await signedIn('free');
+    const fiveYears = await answer('AAPL', '5Y', free);
+    // The test data holds about three years: more than the visitor's year, all within five.
+    expect((fiveYears.bars[0]?.time ?? '') < shiftIsoYears(HARNESS_AS_OF, -2)).toBe(true);
     const intraday = await chart({ symbol: 'AAPL', range: '1D' }, free);
     expect(intraday.status).toBe(402);
     expect(await errorOf(intraday)).toBe(
-      'Your Free plan does not cover intraday bars. It is included in the Professional plan and above: see /developer/docs/pricing.',
+      `Your Free plan does not cover intraday bars. It is included in the Professional plan and above: see ${PRICING_URL}.`,
     );
   });
 

@@ -108,7 +108,7 @@ describe('symbol page loaders', () => {
     if (ratios.panel.view.kind === 'ratios') expect(ratios.panel.view.premium.tier).toBe(QUARTERLY_TIER);
   });
 
-  it('tells the chart which plan each range needs: intraday and long ranges, and symbols outside the sample', async () => {
+  it('tells the chart which plan each range needs: intraday ranges and symbols outside the sample, leaving history to the server', async () => {
     const sample = await load('chart', 'AAPL');
     if (sample.panel.panel !== 'chart') throw new Error(`unexpected panel ${sample.panel.panel}`);
     expect(sample.panel.view.tiers).toEqual({
@@ -118,8 +118,8 @@ describe('symbol page loaders', () => {
       '6M': 0,
       YTD: 0,
       '1Y': 0,
-      '5Y': 1,
-      Max: 1,
+      '5Y': 0,
+      Max: 0,
     });
     const outside = directory
       .all()

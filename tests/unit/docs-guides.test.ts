@@ -174,12 +174,17 @@ describe('the guides', () => {
 
   it('show the RateLimit headers and the 429 message in the form the API writes them', async () => {
     const store = new MemoryStore({ now: () => 0 });
-    const limits = { perMinute: 5, perDay: 250 };
+    // The Free plan's limits, as the plans guide's table gives them (held to the catalogue elsewhere).
+    const limits = { perMinute: 30, perDay: 250 };
     const first = await countCall(store, 'key:docs', limits);
     const text = page('rate-limits');
     expect(text).toContain(`RateLimit-Policy: ${first.headers['RateLimit-Policy'] ?? ''}\n`);
     expect(text).toContain(`RateLimit: ${first.headers.RateLimit ?? ''}\n`);
-    expect(text).toContain(limitMessage({ policy: 'minute', limit: 5, retryAfterSeconds: 28 }, 'Free'));
-    expect(text).toContain(limitMessage({ policy: 'day', limit: 250, retryAfterSeconds: 83_150 }, 'Free'));
+    expect(text).toContain(
+      limitMessage({ policy: 'minute', limit: limits.perMinute, retryAfterSeconds: 28 }, 'Free'),
+    );
+    expect(text).toContain(
+      limitMessage({ policy: 'day', limit: limits.perDay, retryAfterSeconds: 83_150 }, 'Free'),
+    );
   });
 });

@@ -73,10 +73,13 @@ describe('the API reference', () => {
   });
 
   it('names the cheapest plan that opens an endpoint, and the plan that opens parameter values above it', () => {
-    const statements = referencePage(endpoint('income-statement'), API).access;
-    expect(accessText(statements)).toBe(
+    const executives = referencePage(endpoint('key-executives'), API).access;
+    expect(accessText(executives)).toBe(
       'Fundamentals data: opened by the Starter plan ($19 a month) and included in Professional, Professional (annual), Power, Power (annual), Commercial Build and Commercial Enterprise.',
     );
+    // Annual statements are read on every plan (for the symbols it reads); quarterly rows are not.
+    const statements = referencePage(endpoint('income-statement'), API).access;
+    expect(accessText(statements)).toBe('Every plan, the Free plan included.');
     expect(raisedTexts(statements)).toContain(
       'Quarterly statements (Professional data) need the Professional plan ($39 a month) or above.',
     );
@@ -91,7 +94,7 @@ describe('the API reference', () => {
 
   it('says how far back each plan reads for endpoints limited by years of history, and only for them', () => {
     expect(historyText(referencePage(endpoint('historical-price-eod/full'), API).access)).toBe(
-      'Daily history reaches back as far as your plan reads: the last year on Free, the last 10 years on Starter and all of it on Professional and above. A start date further back is refused with 402.',
+      'Daily history reaches back as far as your plan reads: the last 5 years on Free, the last 10 years on Starter and all of it on Professional and above. A start date further back is refused with 402.',
     );
     expect(historyText(referencePage(endpoint('quote'), API).access)).toBeUndefined();
   });

@@ -38,7 +38,7 @@ function plan(overrides: Partial<PricePlan> = {}): PricePlan {
     priceCents: 0,
     discountedPriceCents: null,
     currency: 'usd',
-    callsPerMinute: 5,
+    callsPerMinute: 30,
     callsPerDay: 250,
     features: [],
     sortOrder: 10,
@@ -139,7 +139,7 @@ describe('the usage summary', () => {
   it('puts today, the per-minute limit, the series and the endpoints together', () => {
     const summary = summarizeUsage(ANSWER, plan());
     expect(summary.today.text).toBe('12 of 250 calls today');
-    expect(summary.perMinute).toBe('Up to 5 calls per minute.');
+    expect(summary.perMinute).toBe('Up to 30 calls per minute.');
     expect(summary.unlimitedDaily).toBe(false);
     expect(summary.days).toHaveLength(4);
     expect(summary.endpoints[0]?.endpoint).toBe('quote');

@@ -8,7 +8,7 @@ import { redactSecrets } from '../auth/tokens.ts';
 import { blockIfDisabledAtProvider } from '../services/accounts.ts';
 import { findActiveKey, type ApiKeyRefusal } from '../services/api-keys.ts';
 import { accessTokenKey, isPublicToken, verifyAccessToken, type AccessTokenKey } from '../auth/tokens.ts';
-import type { PlanAccess } from '../services/market-data/plan-access.ts';
+import { readsHistory, type PlanAccess } from '../services/market-data/plan-access.ts';
 
 /** How long a key's verdict (and its owner's plan, block and verification state) is trusted. */
 export const KEY_CACHE_TTL_MS = 30_000;
@@ -28,8 +28,9 @@ export interface CallLimits {
 }
 
 /**
- * The signed-out visitor's public token (the site's playground and symbol pages): the free sample,
- * a small budget per visitor address, since tokens cost nothing to mint.
+ * The signed-out visitor's public token (the site's playground and symbol pages): what Free reads of
+ * the free sample but one year of history, and a small budget per visitor address, since tokens cost
+ * nothing to mint; a 402 for more history points to the free sign-up.
  */
 export const PUBLIC_PLAN: PlanAccess = { code: 'public', name: 'Public', dataTier: 0, historyYears: 1 };
 export const PUBLIC_LIMITS: CallLimits = { perMinute: 10, perDay: 100 };
@@ -299,10 +300,16 @@ export class KeyChecker {
     return row;
   }
 
-  /** The cheapest active plan whose data tier reaches `tier`: the upgrade a 402 points to. */
-  async cheapestPlanFor(tier: number): Promise<PricePlan | undefined> {
+  /**
+   * The cheapest active plan whose data tier reaches `tier` and, when `historyYears` is given, whose
+   * daily history reaches that many years: the upgrade a 402 points to, so it names a plan that
+   * really opens the call (five years of history are opened by Free, not only by a paid tier).
+   */
+  async cheapestPlanFor(tier: number, historyYears?: number): Promise<PricePlan | undefined> {
     const catalogue = await this.catalogue();
-    return catalogue.ordered.find((plan) => plan.active && plan.dataTier >= tier);
+    return catalogue.ordered.find(
+      (plan) => plan.active && plan.dataTier >= tier && readsHistory(plan.historyYears, historyYears),
+    );
   }
 
   /** Forgets cached verdicts and plans (tests, and after an administrator blocks someone in this process). */

@@ -157,7 +157,7 @@ export function endpointErrors(endpoint: EndpointDefinition): ErrorDoc[] {
   if (planLimits.length > 0) {
     errors.push({
       status: 402,
-      description: `Your plan does not cover ${listed(planLimits)}; the message names the cheapest plan that does.`,
+      description: `Your plan does not cover ${listed(planLimits)}; the message names the cheapest plan that does and links to the pricing page.`,
     });
   }
   errors.push({

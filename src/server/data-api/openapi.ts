@@ -101,11 +101,11 @@ export function openApiDocument(
         RateLimit: {
           description:
             'Calls left and seconds until the window frees a call, per policy (IETF httpapi draft).',
-          schema: { type: 'string', examples: ['"minute";r=4;t=60, "day";r=249;t=86400'] },
+          schema: { type: 'string', examples: ['"minute";r=29;t=60, "day";r=249;t=86400'] },
         },
         RateLimitPolicy: {
           description: 'The plan limits: calls (q) per window of w seconds.',
-          schema: { type: 'string', examples: ['"minute";q=5;w=60, "day";q=250;w=86400'] },
+          schema: { type: 'string', examples: ['"minute";q=30;w=60, "day";q=250;w=86400'] },
         },
         DataSource: {
           description:

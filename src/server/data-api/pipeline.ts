@@ -7,6 +7,7 @@ import { CachedDirectory, symbolTier, type SymbolDirectory } from '../services/m
 import { Memo } from '../services/market-data/memo.ts';
 import { InvalidParametersError, PlanRequiredError } from '../services/market-data/plan-access.ts';
 import { siteUrl } from '../app/config.ts';
+import { AUTH_LINKS } from '../../lib/routes.ts';
 import { KeyChecker, type AccessRefusal, type DataCaller, type KeyCheckerOptions } from './access.ts';
 import { legacyEndpointMessage } from './legacy.ts';
 import { toCsv } from '../../lib/csv.ts';
@@ -111,6 +112,24 @@ export interface DataPipeline {
   directory: CachedDirectory;
   /** Lets identity checks under way finish and flushes the metering. */
   close(): Promise<void>;
+}
+
+/** What a call asks for beyond the caller's plan: the tier, and the years of daily history if those decide. */
+interface PlanShortfall {
+  tier: number;
+  /** What is not covered, as the message names it. */
+  subject: string;
+  historyYears?: number | undefined;
+}
+
+/**
+ * The second sentence of a 402: the cheapest plan that opens the call, with the full address of the
+ * pricing page, so a client's log or a script's output points its reader straight to the upgrade.
+ */
+function upgradeText(planName: string | undefined, pricingUrl: string): string {
+  return planName === undefined
+    ? `Contact us for access: see ${pricingUrl}.`
+    : `It is included in the ${planName} plan and above: see ${pricingUrl}.`;
 }
 
 /** The body of an error in FMP's shape. */
@@ -259,13 +278,13 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     return request;
   };
 
-  const planMessage = async (caller: DataCaller, tier: number, subject: string): Promise<string> => {
-    const plan = await keys.cheapestPlanFor(tier);
-    const upgrade =
-      plan === undefined
-        ? 'Contact us for access.'
-        : `It is included in the ${plan.name} plan and above: see /developer/docs/pricing.`;
-    return `Your ${caller.plan.name} plan does not cover ${subject}. ${upgrade}`;
+  const pricingUrl = `${options.siteUrl ?? siteUrl()}${AUTH_LINKS.pricing}`;
+  const planMessage = async (
+    caller: DataCaller,
+    { tier, subject, historyYears }: PlanShortfall,
+  ): Promise<string> => {
+    const plan = await keys.cheapestPlanFor(tier, historyYears);
+    return `Your ${caller.plan.name} plan does not cover ${subject}. ${upgradeText(plan?.name, pricingUrl)}`;
   };
 
   const subjectOf = (caller: DataCaller, credential: DataCredential): string =>
@@ -350,15 +369,15 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     limits: DataAnswer['limits'],
     held: string | undefined,
   ): Promise<DataOutcome> => {
-    const refuseForPlan = async (tier: number, subject: string): Promise<DataRefusal> =>
-      refusal('plan', 402, await planMessage(caller, tier, subject), limits);
+    const refuseForPlan = async (shortfall: PlanShortfall): Promise<DataRefusal> =>
+      refusal('plan', 402, await planMessage(caller, shortfall), limits);
     const request = prepare(endpoint, search);
     if (typeof request === 'string') return refusal('parameters', 400, request, limits);
     const { params, csv } = request;
 
     const symbols = directory.fresh() ?? (await directory.get());
     const admitted = admit(endpoint, request, symbols, caller);
-    if (!('source' in admitted)) return refuseForPlan(admitted.tier, admitted.subject);
+    if (!('source' in admitted)) return refuseForPlan(admitted);
 
     const cacheKey = answerKey(endpoint, request, caller);
     let cached = cacheKey === undefined ? undefined : answers.get(cacheKey);
@@ -377,7 +396,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
         if (error instanceof DataApiError)
           return refusal(reasonOf(error.status), error.status, error.message, limits);
         if (error instanceof InvalidParametersError) return refusal('parameters', 400, error.message, limits);
-        if (error instanceof PlanRequiredError) return refuseForPlan(error.tier, error.subject);
+        if (error instanceof PlanRequiredError) return refuseForPlan(error);
         throw error;
       }
       const answer = endpoint.envelope === undefined ? rows : endpoint.envelope(rows, params);

@@ -65,9 +65,10 @@ export const pricePlans = pgTable(
     sortOrder: integer('sort_order').notNull().default(0),
     active: boolean('active').notNull().default(true),
     /**
-     * How much of the data API the plan opens: 0 the free sample, 1 annual fundamentals, 2 intraday,
-     * quarterly and corporate data, 3 global markets and alternative data, 4 commercial use (see
-     * src/server/data-api/coverage.ts).
+     * How much of the data API the plan opens: 0 the free sample (with its annual statements), 1 every
+     * US listing and the fundamentals beyond the statements, 2 intraday, quarterly and corporate data,
+     * 3 global markets and alternative data, 4 commercial use (see DATA_TIERS in
+     * src/server/services/market-data/plan-access.ts).
      */
     dataTier: integer('data_tier').notNull().default(0),
     /** Years of daily history the plan can read; null means all of it. */

@@ -15,14 +15,13 @@ import {
   CHART_RANGES,
   DEFAULT_CHART_RANGE,
   INTRADAY_RANGES,
-  LONG_RANGES,
   MAX_DAILY_POINTS,
   weeklyBars,
   type ChartAnswer,
   type ChartBar,
   type ChartRange,
 } from '../../lib/price-chart.ts';
-import { LONG_HISTORY_TIER, type SymbolKind } from '../../lib/symbol-routes.ts';
+import type { SymbolKind } from '../../lib/symbol-routes.ts';
 import type { SymbolPageContext } from './resolver.ts';
 
 /** The first day "Max" asks for: before any listing the data holds. */
@@ -97,8 +96,10 @@ export const RANGE_YEARS: Readonly<Record<Exclude<ChartRange, '1D' | '5D'>, numb
 
 /**
  * The data tier each range of a symbol's chart needs: the symbol's own, raised to intraday bars' for
- * 1D and 5D and to the longer history's for 5Y and Max. The island offers the premium dialog instead
- * of asking for a range above the visitor's plan; the chart endpoint enforces the plan itself.
+ * 1D and 5D. The island offers the premium dialog instead of asking for a range above the visitor's
+ * plan; the chart endpoint enforces the plan itself. How far back 5Y and Max may reach is not a tier
+ * (Free reads five years, a signed-out visitor one, both at the sample's tier), so the server's
+ * refusal decides those ranges and offers the dialog.
  */
 export function chartRangeTiers(
   security: Pick<Security, 'sample' | 'assetType' | 'exchange'>,
@@ -106,12 +107,7 @@ export function chartRangeTiers(
   const base = symbolTier(security);
   const tiers = {} as Record<ChartRange, number>;
   for (const range of CHART_RANGES) {
-    const raised = INTRADAY_RANGES.has(range)
-      ? INTRADAY_TIER
-      : LONG_RANGES.has(range)
-        ? LONG_HISTORY_TIER
-        : 0;
-    tiers[range] = Math.max(base, raised);
+    tiers[range] = INTRADAY_RANGES.has(range) ? Math.max(base, INTRADAY_TIER) : base;
   }
   return tiers;
 }

@@ -245,14 +245,18 @@ const VALUED_DAILY: UpdateCadence = {
 
 const periodParams = z.object({ symbol: symbolParam, period: periodParam, limit: limitParam(5, 100) });
 
-/** Figures computed on request from the statements and prices, never stored, so they follow any import. */
+/**
+ * Figures computed on request from the statements and prices, never stored, so they follow any import.
+ * They are open wherever the annual statements are (every plan, for the symbols it reads); quarterly
+ * rows need Professional.
+ */
 export const fundamentalEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'key-metrics',
     group: GROUP,
     summary: 'Key metrics',
     description: `Valuation, return, efficiency and cash-flow metrics per reported period, newest first, valued at the close of each period end. ${FORMULAS} Quarterly rows need the Professional plan.`,
-    tier: DATA_TIERS.fundamentals,
+    tier: DATA_TIERS.sample,
     params: periodParams,
     row: formulaRowSchema<KeyMetricsRow>(KEY_METRIC_FIELDS),
     symbolParam: 'symbol',
@@ -268,7 +272,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Financial ratios',
     description: `Margins, turnover, liquidity, leverage, coverage, valuation and per-share ratios per reported period, newest first, valued at the close of each period end. ${FORMULAS} Quarterly rows need the Professional plan.`,
-    tier: DATA_TIERS.fundamentals,
+    tier: DATA_TIERS.sample,
     params: periodParams,
     row: formulaRowSchema<RatiosRow>(RATIO_FIELDS),
     symbolParam: 'symbol',
@@ -284,7 +288,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Financial scores',
     description: `The Altman Z-score and the Piotroski F-score of the latest fiscal year, with the inputs of the Z-score; the market capitalisation is today’s. ${FORMULAS}`,
-    tier: DATA_TIERS.fundamentals,
+    tier: DATA_TIERS.sample,
     params: z.object({ symbol: symbolParam }),
     row: formulaRowSchema<FinancialScoresRow>(FINANCIAL_SCORE_FIELDS),
     symbolParam: 'symbol',
@@ -299,7 +303,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Owner earnings',
     description: `Buffett’s owner earnings per fiscal year, newest first: operating cash flow less the capital expenditure that maintains the business (estimated by the revenue-growth method). ${FORMULAS}`,
-    tier: DATA_TIERS.fundamentals,
+    tier: DATA_TIERS.sample,
     params: z.object({ symbol: symbolParam, limit: limitParam(5, 100) }),
     row: formulaRowSchema<OwnerEarningsRow>(OWNER_EARNINGS_FIELDS),
     symbolParam: 'symbol',
@@ -317,7 +321,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Enterprise values',
     description: `Enterprise value at each period end, newest first: the close of that day times the period’s weighted average shares, less cash, plus debt. ${FORMULAS} Quarterly rows need the Professional plan.`,
-    tier: DATA_TIERS.fundamentals,
+    tier: DATA_TIERS.sample,
     params: periodParams,
     row: formulaRowSchema<EnterpriseValueRow>(ENTERPRISE_VALUE_FIELDS),
     symbolParam: 'symbol',
@@ -333,7 +337,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Discounted cash flow',
     description: `Intrinsic value per share by an unlevered DCF: free cash flow to the firm projected five years at the recent revenue growth, discounted at the WACC (CAPM cost of equity from the 10-year Treasury yield and the beta, after-tax cost of debt), with a Gordon terminal value, less net debt. ${FORMULAS}`,
-    tier: DATA_TIERS.fundamentals,
+    tier: DATA_TIERS.sample,
     params: z.object({ symbol: symbolParam }),
     row: dcfRow('unlevered discounted cash flow model'),
     symbolParam: 'symbol',
@@ -349,7 +353,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Levered discounted cash flow',
     description: `Intrinsic value per share by a levered DCF: free cash flow to equity projected five years and discounted at the CAPM cost of equity, with a Gordon terminal value. ${FORMULAS}`,
-    tier: DATA_TIERS.fundamentals,
+    tier: DATA_TIERS.sample,
     params: z.object({ symbol: symbolParam }),
     row: dcfRow('levered discounted cash flow model'),
     symbolParam: 'symbol',

@@ -40,7 +40,10 @@ export function rowSchemaOf(fields: readonly FieldSpec[]): z.ZodObject<Record<st
   return z.object(Object.fromEntries(fields.map((field) => [field.name, fieldSchema(field)])));
 }
 
-/** Quarterly rows are a Professional feature; annual ones come with every paid plan. */
+/**
+ * Quarterly rows are a Professional feature; annual ones come with every plan, Free included (for the
+ * symbols the plan reads), as FMP's free plan serves them to a client's first calls.
+ */
 export function quarterlyTier(
   subject: string,
 ): (params: { period: PeriodSelector }) => { tier: DataTier; subject: string } | undefined {
@@ -65,7 +68,7 @@ function statementEndpoint(
     group: 'Statements',
     summary,
     description: `${description} Newest period first; period=annual (or FY) lists fiscal years, period=quarter every quarter, Q1–Q4 one fiscal quarter of each year. Quarterly rows need the Professional plan.`,
-    tier: DATA_TIERS.fundamentals,
+    tier: DATA_TIERS.sample,
     params: statementParams,
     row: rowSchemaOf(fields),
     symbolParam: 'symbol',

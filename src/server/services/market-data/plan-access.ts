@@ -9,9 +9,12 @@
  * endpoint or a symbol names the lowest tier that may read it; a request needs the highest of them.
  */
 export const DATA_TIERS = {
-  /** Free: lists, search, quotes, end-of-day prices and company basics for the sample symbols. */
+  /**
+   * Free: lists, search, quotes, end-of-day prices, company basics, and the annual statements with
+   * what is computed from them, for the sample symbols: what a client's first calls ask for.
+   */
   sample: 0,
-  /** Starter: every US stock and ETF, annual fundamentals and what is computed from them. */
+  /** Starter: every US stock and ETF, and the fundamentals beyond the statements (executives, earnings). */
   fundamentals: 1,
   /** Professional: quarterly fundamentals, intraday bars, estimates, corporate and ownership data. */
   professional: 2,
@@ -55,7 +58,10 @@ export function brandedClass(name: string): {
 const PLAN_REQUIRED = brandedClass('PlanRequiredError');
 const INVALID_PARAMETERS = brandedClass('InvalidParametersError');
 
-/** Thrown when the plan is below `tier`; the data API turns it into a 402 naming the cheapest plan that covers it. */
+/**
+ * Thrown when the plan is below `tier`, or reads fewer than `historyYears` years of daily history; the
+ * data API turns it into a 402 naming the cheapest plan that covers both.
+ */
 export class PlanRequiredError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     return PLAN_REQUIRED.hasInstance(value);
@@ -64,12 +70,23 @@ export class PlanRequiredError extends Error {
   readonly tier: number;
   /** What is not covered, for the message: 'quarterly statements', 'the symbol BTCUSD', … */
   readonly subject: string;
-  constructor(tier: number, subject: string) {
+  /**
+   * Years of daily history the plan must read (a plan of the same tier may read more: Free reads more
+   * than the signed-out visitor's token); undefined when the tier alone decides.
+   */
+  readonly historyYears: number | undefined;
+  constructor(tier: number, subject: string, historyYears?: number) {
     super(`${subject} needs data tier ${tier}`);
     this.name = 'PlanRequiredError';
     this.tier = tier;
     this.subject = subject;
+    this.historyYears = historyYears;
   }
+}
+
+/** Whether a plan reading `planYears` of daily history (null: all of it) reads `years` of it. */
+export function readsHistory(planYears: number | null, years: number | undefined): boolean {
+  return years === undefined || planYears === null || planYears >= years;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { dailyPrices, intradayPrices, securities, type AssetType, type Security } from '../../db/schema.ts';
 import { isoDay, shiftIsoDays, shiftIsoYears } from '../../../lib/iso-date.ts';
 import { memoPerDatabase } from './memo.ts';
-import { DATA_TIERS, InvalidParametersError, PlanRequiredError, type PlanAccess } from './plan-access.ts';
+import { InvalidParametersError, PlanRequiredError, type PlanAccess } from './plan-access.ts';
 
 /** One trading day, split-adjusted unless it was read raw; newest first wherever lists of them are returned. */
 export interface DailyBar {
@@ -20,12 +20,6 @@ export interface DailyBar {
 
 /** Years of history every answer defaults to when the caller names no start. */
 export const DEFAULT_HISTORY_YEARS = 5;
-
-/**
- * Years of daily history the Starter plan reads: a start further back needs Professional. Kept here
- * because PlanRequiredError speaks in data tiers, not in years.
- */
-const STARTER_HISTORY_YEARS = 10;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Numbers
@@ -70,31 +64,30 @@ export interface DateRange {
   to: string;
 }
 
-/** The tier that opens `years` of daily history for a plan that lacks it: Starter up to ten years, beyond that Professional. */
-function historyTier(plan: Pick<PlanAccess, 'dataTier'>, years: number): number {
-  const tier = Math.max(
-    plan.dataTier + 1,
-    years <= STARTER_HISTORY_YEARS ? DATA_TIERS.fundamentals : DATA_TIERS.professional,
-  );
-  return Math.min(tier, DATA_TIERS.commercial);
+/** Whole years back from `today` that reach `start`: a start thirteen months back needs two. */
+function yearsBack(start: string, today: string): number {
+  let years = 1;
+  while (shiftIsoYears(today, -years) > start) years += 1;
+  return years;
 }
 
 /**
  * Refuses a span of `years` of daily history that the plan does not read (a chart range of five
- * years on a plan of one), with the plan that does; the same tiers as a date before the plan's history.
+ * years on a plan of one), naming the cheapest plan of at least the caller's tier that reads it.
  */
 export function requireHistoryYears(
   years: number,
   plan: Pick<PlanAccess, 'historyYears' | 'dataTier'>,
 ): void {
   if (plan.historyYears === null || years <= plan.historyYears) return;
-  throw new PlanRequiredError(historyTier(plan, years), `${String(years)} years of daily history`);
+  throw new PlanRequiredError(plan.dataTier, `${String(years)} years of daily history`, years);
 }
 
 /**
  * The daily-history window of a request: the caller's from/to, or the last five years clipped to what
- * the plan reads. A start before the plan's history is refused (402) rather than silently cut, so a
- * client never mistakes a clipped answer for the whole history.
+ * the plan reads. A start before the plan's history is refused (402, naming the cheapest plan that
+ * reads back to it) rather than silently cut, so a client never mistakes a clipped answer for the
+ * whole history.
  */
 export function resolveDailyRange(
   params: { from?: string | undefined; to?: string | undefined },
@@ -105,8 +98,11 @@ export function resolveDailyRange(
   const to = params.to ?? today;
   const earliest = plan.historyYears === null ? undefined : shiftIsoYears(today, -plan.historyYears);
   const refuse = (start: string): never => {
-    const years = start >= shiftIsoYears(today, -STARTER_HISTORY_YEARS) ? 1 : STARTER_HISTORY_YEARS + 1;
-    throw new PlanRequiredError(historyTier(plan, years), `daily history before ${earliest ?? start}`);
+    throw new PlanRequiredError(
+      plan.dataTier,
+      `daily history before ${earliest ?? start}`,
+      yearsBack(start, today),
+    );
   };
   let from: string;
   if (params.from !== undefined) {
