@@ -71,6 +71,23 @@ function toApiError(error: unknown): ApiError {
   return new ApiError(0, NETWORK_ERROR_MESSAGE, undefined);
 }
 
+/**
+ * A failed call as an {@link ApiError}; a refused file download's body arrives as a Blob, whose
+ * JSON error is read so the message is still the server's own.
+ */
+async function failureOf(error: unknown): Promise<ApiError> {
+  if (!(error instanceof FetchError) || error.response === undefined || !(error.data instanceof Blob)) {
+    return toApiError(error);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(await error.data.text()) as unknown;
+  } catch {
+    data = undefined;
+  }
+  return new ApiError(error.response.status, answerText(data) ?? NETWORK_ERROR_MESSAGE, data);
+}
+
 /** Seconds until a JWT expires, read without verifying it (the server does that). */
 function secondsLeft(token: string): number {
   try {
@@ -149,6 +166,8 @@ export interface ApiRequest {
    * session calls themselves turn it off, so a refresh never triggers another refresh.
    */
   refreshOn403?: boolean;
+  /** 'blob' reads a file (a PDF) rather than JSON; a refusal still carries the server's message. */
+  responseType?: 'json' | 'blob';
   signal?: AbortSignal;
 }
 
@@ -167,6 +186,7 @@ async function send<T>(url: string, request: ApiRequest, accessToken: string): P
     ...(request.body === undefined ? {} : { body: request.body }),
     ...(query === undefined ? {} : { query }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
+    ...(request.responseType === 'blob' ? { responseType: 'blob' as const } : {}),
     credentials: 'include',
     headers: {
       Accept: 'application/json',
@@ -188,7 +208,7 @@ export async function api<T>(url: string, request: ApiRequest = {}): Promise<T> 
   try {
     return await send<T>(url, request, token);
   } catch (error) {
-    const failure = toApiError(error);
+    const failure = await failureOf(error);
     const refresh = refresher;
     const retry =
       failure.status === 403 &&
@@ -202,7 +222,7 @@ export async function api<T>(url: string, request: ApiRequest = {}): Promise<T> 
     try {
       return await send<T>(url, request, $auth.get().accessToken);
     } catch (second) {
-      throw toApiError(second);
+      throw await failureOf(second);
     }
   }
 }
