@@ -2,13 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, type ReactNode, type SubmitEvent } from 'react';
 import { BILLING_COUNTRIES } from '../lib/countries.ts';
 import { formatCents, formatDay } from '../lib/format.ts';
-import {
-  INVOICE_STATUS_LABELS,
-  invoicePagePath,
-  invoicePeriod,
-  isTestInvoice,
-  type InvoiceView,
-} from '../lib/invoices.ts';
+import { INVOICE_STATUS_LABELS, invoicePagePath, isTestInvoice, type InvoiceView } from '../lib/invoices.ts';
 import { AUTH_LINKS } from '../lib/routes.ts';
 import {
   $billingProfile,
@@ -45,19 +39,22 @@ function InvoiceRow({ invoice, downloading }: { invoice: InvoiceView; downloadin
         <span className="invoices__number">{invoice.number}</span>
         {isTestInvoice(invoice) && <span className="badge invoices__test">Test</span>}
       </th>
-      <td>{formatDay(new Date(invoice.issuedAt))}</td>
-      <td>{invoicePeriod(invoice)}</td>
-      <td>{invoice.planName}</td>
-      <td className="invoices__amount">
+      <td data-label="Date">{formatDay(new Date(invoice.issuedAt))}</td>
+      <td data-label="Period" className="invoices__period">
+        <span className="invoices__day">{formatDay(new Date(invoice.periodStart))}</span> –{' '}
+        <span className="invoices__day">{formatDay(new Date(invoice.periodEnd))}</span>
+      </td>
+      <td data-label="Plan">{invoice.planName}</td>
+      <td data-label="Amount" className="invoices__amount">
         {money(invoice.totalCents)}
         {invoice.taxCents !== 0 && <span className="invoices__tax">incl. tax {money(invoice.taxCents)}</span>}
       </td>
-      <td>
+      <td data-label="Status">
         <span className={`invoices__status invoices__status--${invoice.status}`}>
           {INVOICE_STATUS_LABELS[invoice.status]}
         </span>
       </td>
-      <td>
+      <td className="invoices__row-actions">
         <div className="invoices__actions">
           <button
             type="button"
@@ -121,7 +118,9 @@ function InvoiceList(): ReactNode {
               <th scope="col">Date</th>
               <th scope="col">Period</th>
               <th scope="col">Plan</th>
-              <th scope="col">Amount</th>
+              <th scope="col" className="invoices__amount">
+                Amount
+              </th>
               <th scope="col">Status</th>
               <th scope="col">Actions</th>
             </tr>
