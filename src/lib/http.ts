@@ -181,13 +181,12 @@ async function send<T>(url: string, request: ApiRequest, accessToken: string): P
   const fallback = await publicToken();
   const bearer = accessToken === PUBLIC_TOKEN ? fallback : accessToken;
   const query = cleanQuery(request.query);
-  return ofetch<T>(url, {
+  const options = {
     method: request.method ?? (request.body === undefined ? 'GET' : 'POST'),
     ...(request.body === undefined ? {} : { body: request.body }),
     ...(query === undefined ? {} : { query }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
-    ...(request.responseType === 'blob' ? { responseType: 'blob' as const } : {}),
-    credentials: 'include',
+    credentials: 'include' as const,
     headers: {
       Accept: 'application/json',
       Authorization: `Bearer ${bearer}`,
@@ -196,7 +195,9 @@ async function send<T>(url: string, request: ApiRequest, accessToken: string): P
     },
     timeout: REQUEST_TIMEOUT_MS,
     retry: 0,
-  });
+  };
+  if (request.responseType === 'blob') return (await ofetch(url, { ...options, responseType: 'blob' })) as T;
+  return ofetch<T>(url, options);
 }
 
 /**
