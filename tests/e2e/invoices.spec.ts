@@ -10,7 +10,11 @@ const INVOICES = '/developer/docs/invoices';
 async function payWith4242(page: Page): Promise<void> {
   await fillCard(page, '4242 4242 4242 4242');
   await page.getByRole('button', { name: 'Pay $39.00' }).click();
-  await expect(page).toHaveURL(new RegExp(`${DASHBOARD}$`));
+  // The dashboard takes ?checkout=success off the address once it has said so.
+  await expect(page).toHaveURL(new RegExp(`${DASHBOARD}(\\?checkout=success)?$`));
+  await expect(page.getByText('Your subscription to Professional is active.')).toBeVisible({
+    timeout: 15_000,
+  });
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
