@@ -41,7 +41,7 @@ function InvoiceRow({ invoice, downloading }: { invoice: InvoiceView; downloadin
       </th>
       <td data-label="Date">{formatDay(new Date(invoice.issuedAt))}</td>
       <td data-label="Period" className="invoices__period">
-        <span className="invoices__day">{formatDay(new Date(invoice.periodStart))}</span> –{' '}
+        <span className="invoices__day">{formatDay(new Date(invoice.periodStart))} –</span>{' '}
         <span className="invoices__day">{formatDay(new Date(invoice.periodEnd))}</span>
       </td>
       <td data-label="Plan">{invoice.planName}</td>
