@@ -18,7 +18,15 @@ import { inlineScriptHashes, inlineStyleHashes } from './src/server/app/inline-h
 const port = Number(process.env.PORT ?? 4321);
 
 /** Pages that are no one's search result: an account's own pages, local tools, error pages. */
-const NOT_IN_SITEMAP = ['/developer/docs/dashboard', '/dev/', '/devauth', '/auth/action', '/404', '/500'];
+const NOT_IN_SITEMAP = [
+  '/developer/docs/dashboard',
+  '/developer/docs/invoices',
+  '/dev/',
+  '/devauth',
+  '/auth/action',
+  '/404',
+  '/500',
+];
 
 /** `client:demand="name"`: islands that hydrate when the page asks for them (src/lib/shell/demand.ts). */
 const demandDirective = {

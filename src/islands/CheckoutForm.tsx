@@ -8,6 +8,7 @@ import {
   setCheckoutValue,
   type CheckoutValues,
 } from '../lib/stores/checkout.ts';
+import { BILLING_COUNTRIES } from '../lib/countries.ts';
 import { useHydrated } from './parts/use-hydrated.ts';
 import './CheckoutForm.css';
 
@@ -49,17 +50,6 @@ const ADDRESS_FIELDS: readonly InputSpec[] = [
   { field: 'addressLine1', label: 'Address', autoComplete: 'address-line1', wide: true },
   { field: 'city', label: 'City', autoComplete: 'address-level2' },
   { field: 'postalCode', label: 'Postal code', autoComplete: 'postal-code' },
-];
-
-const COUNTRIES: readonly (readonly [string, string])[] = [
-  ['US', 'United States'],
-  ['CA', 'Canada'],
-  ['GB', 'United Kingdom'],
-  ['DE', 'Germany'],
-  ['FR', 'France'],
-  ['NL', 'Netherlands'],
-  ['AU', 'Australia'],
-  ['JP', 'Japan'],
 ];
 
 /** The extra confirmation step of the 3155 test card, as a bank's page would ask for it. */
@@ -155,7 +145,7 @@ export function CheckoutForm({ checkoutId, amount }: CheckoutFormProps): ReactNo
                 setCheckoutValue('country', event.currentTarget.value);
               }}
             >
-              {COUNTRIES.map(([code, name]) => (
+              {BILLING_COUNTRIES.map(([code, name]) => (
                 <option key={code} value={code}>
                   {name}
                 </option>

@@ -120,6 +120,9 @@ function PlanCard({ view }: { view: ReadyView }): ReactNode {
       <a className="dashboard__link" href={AUTH_LINKS.pricing}>
         {view.isPremium ? 'Compare plans' : 'Upgrade your plan'}
       </a>
+      <a className="dashboard__link" href={AUTH_LINKS.invoices}>
+        Invoices
+      </a>
     </section>
   );
 }

@@ -80,12 +80,18 @@ export function fallbackText(
   return rows.length === 0 ? '' : JSON.stringify(rows, null, 2);
 }
 
-/**
- * Hands text to the browser as a file: a Blob behind a temporary `<a download>` that is clicked
- * and removed; the object URL is released once the click has been handled.
- */
+/** Hands text to the browser as a file of the format's type (see saveBlob). */
 export function saveFile(text: string, filename: string, format: DownloadFormat): void {
-  const url = URL.createObjectURL(new Blob([text], { type: MIME_TYPES[format] }));
+  saveBlob(new Blob([text], { type: MIME_TYPES[format] }), filename);
+}
+
+/**
+ * Hands a file the page fetched (a PDF read with the session's token) to the browser: a Blob
+ * behind a temporary `<a download>` that is clicked and removed; the object URL is released once
+ * the click has been handled.
+ */
+export function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

@@ -71,6 +71,23 @@ function toApiError(error: unknown): ApiError {
   return new ApiError(0, NETWORK_ERROR_MESSAGE, undefined);
 }
 
+/**
+ * A failed call as an {@link ApiError}; a refused file download's body arrives as a Blob, whose
+ * JSON error is read so the message is still the server's own.
+ */
+async function failureOf(error: unknown): Promise<ApiError> {
+  if (!(error instanceof FetchError) || error.response === undefined || !(error.data instanceof Blob)) {
+    return toApiError(error);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(await error.data.text()) as unknown;
+  } catch {
+    data = undefined;
+  }
+  return new ApiError(error.response.status, answerText(data) ?? NETWORK_ERROR_MESSAGE, data);
+}
+
 /** Seconds until a JWT expires, read without verifying it (the server does that). */
 function secondsLeft(token: string): number {
   try {
@@ -149,6 +166,8 @@ export interface ApiRequest {
    * session calls themselves turn it off, so a refresh never triggers another refresh.
    */
   refreshOn403?: boolean;
+  /** 'blob' reads a file (a PDF) rather than JSON; a refusal still carries the server's message. */
+  responseType?: 'json' | 'blob';
   signal?: AbortSignal;
 }
 
@@ -162,12 +181,12 @@ async function send<T>(url: string, request: ApiRequest, accessToken: string): P
   const fallback = await publicToken();
   const bearer = accessToken === PUBLIC_TOKEN ? fallback : accessToken;
   const query = cleanQuery(request.query);
-  return ofetch<T>(url, {
+  const options = {
     method: request.method ?? (request.body === undefined ? 'GET' : 'POST'),
     ...(request.body === undefined ? {} : { body: request.body }),
     ...(query === undefined ? {} : { query }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
-    credentials: 'include',
+    credentials: 'include' as const,
     headers: {
       Accept: 'application/json',
       Authorization: `Bearer ${bearer}`,
@@ -176,7 +195,9 @@ async function send<T>(url: string, request: ApiRequest, accessToken: string): P
     },
     timeout: REQUEST_TIMEOUT_MS,
     retry: 0,
-  });
+  };
+  if (request.responseType === 'blob') return (await ofetch(url, { ...options, responseType: 'blob' })) as T;
+  return ofetch<T>(url, options);
 }
 
 /**
@@ -188,7 +209,7 @@ export async function api<T>(url: string, request: ApiRequest = {}): Promise<T> 
   try {
     return await send<T>(url, request, token);
   } catch (error) {
-    const failure = toApiError(error);
+    const failure = await failureOf(error);
     const refresh = refresher;
     const retry =
       failure.status === 403 &&
@@ -202,7 +223,7 @@ export async function api<T>(url: string, request: ApiRequest = {}): Promise<T> 
     try {
       return await send<T>(url, request, $auth.get().accessToken);
     } catch (second) {
-      throw toApiError(second);
+      throw await failureOf(second);
     }
   }
 }

@@ -96,6 +96,7 @@ export const AUTH_LINKS = {
   signIn: '/login',
   signUp: '/register',
   dashboard: '/developer/docs/dashboard',
+  invoices: '/developer/docs/invoices',
   admin: '/developer/docs/admin',
   linkUser: '/profile-link',
   pricing: '/developer/docs/pricing',

@@ -1,30 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { createAccount, fillCard, openPage, signInThroughApi, type Account } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
+import { fillCard, openPage, startCheckout } from './fixtures.ts';
 
 const DASHBOARD = '/developer/docs/dashboard';
-
-/** Signs a new account in and opens a checkout for `planCode` through the accounts API, as the pricing page does. */
-async function startCheckout(
-  page: Page,
-  request: Parameters<typeof createAccount>[0],
-  planCode: string,
-): Promise<Account> {
-  const account = await createAccount(request, { verified: true });
-  await openPage(page, '/');
-  await signInThroughApi(page, account);
-  const { url } = await page.evaluate(
-    (code) =>
-      window.appStores?.api<{ url: string }>('/api/portal/billing/checkout', {
-        method: 'POST',
-        body: { planCode: code },
-      }) ?? Promise.reject(new Error('no stores')),
-    planCode,
-  );
-  expect(url).toMatch(/^\/billing\/checkout\/cs_test_/);
-  await openPage(page, url);
-  return account;
-}
 
 test.describe('checkout in test mode', () => {
   test('a signed-in developer pays for Professional with 4242 and lands on the dashboard on the new plan', async ({

@@ -260,6 +260,7 @@ test.describe('documentation', () => {
     }
     expect(pages).toContain('/developer/docs/quickstart');
     expect(pages).not.toContain('/developer/docs/dashboard');
+    expect(pages).not.toContain('/developer/docs/invoices');
     const html = await (await request.get('/developer/docs/quickstart')).text();
     expect(html).toMatch(/<link rel="canonical" href="[^"]+\/developer\/docs\/quickstart">/);
   });

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export interface TestUser {
   username: string;
@@ -143,4 +143,29 @@ export async function fillCard(page: Page, cardNumber: string): Promise<void> {
   await form.getByLabel('Address').fill('1 Analytical Way');
   await form.getByLabel('City').fill('London');
   await form.getByLabel('Postal code').fill('N1 9GU');
+}
+
+/**
+ * Signs a new, verified account in and opens a checkout for `planCode` through the accounts API, as
+ * the pricing page does, leaving the browser on the test-mode checkout page.
+ */
+export async function startCheckout(
+  page: Page,
+  request: APIRequestContext,
+  planCode: string,
+): Promise<Account> {
+  const account = await createAccount(request, { verified: true });
+  await openPage(page, '/');
+  await signInThroughApi(page, account);
+  const { url } = await page.evaluate(
+    (code) =>
+      window.appStores?.api<{ url: string }>('/api/portal/billing/checkout', {
+        method: 'POST',
+        body: { planCode: code },
+      }) ?? Promise.reject(new Error('no stores')),
+    planCode,
+  );
+  expect(url).toMatch(/^\/billing\/checkout\/cs_test_/);
+  await openPage(page, url);
+  return account;
 }

@@ -7,6 +7,10 @@ import { requireUser, SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, type JsonInput } from '../middleware/validate.ts';
 import { checkCoupon, couponPrice } from '../services/price-plans.ts';
+import { INVOICE_NUMBER_PATTERN, invoiceFilename, isCountryCode } from '../../lib/invoices.ts';
+import { billingDetailsOf, saveBillingDetails } from '../services/billing/billing-profiles.ts';
+import { invoicePdf } from '../services/billing/invoice-pdf.ts';
+import { invoicesOf, readableInvoice } from '../services/billing/invoices.ts';
 import { SIGNATURE_HEADER } from '../services/billing/provider.ts';
 import {
   activePlan,
@@ -30,6 +34,32 @@ const checkoutBody = z.strictObject({
   couponCode: z.string().trim().max(64).optional(),
 });
 
+/** The answer for an invoice the caller may not read or that does not exist: the two look alike. */
+export const NO_SUCH_INVOICE_MESSAGE = 'There is no such invoice.';
+
+const line = (label: string, max: number): z.ZodString =>
+  z
+    .string()
+    .trim()
+    .min(1, `Enter ${label}.`)
+    .max(max, `Shorten ${label} to at most ${String(max)} characters.`);
+
+/** The billing name and address for future invoices, with a message per field the form shows beside it. */
+const profileBody = z.strictObject({
+  name: line('the name for your invoices', 100),
+  address: z.strictObject({
+    line1: line('the street address', 200),
+    line2: z
+      .string()
+      .trim()
+      .max(200, 'Shorten the second address line to at most 200 characters.')
+      .default(''),
+    city: line('the city', 100),
+    postalCode: line('the postal code', 20),
+    country: z.string().trim().toUpperCase().refine(isCountryCode, 'Choose the country.'),
+  }),
+});
+
 const checkoutLimit = rateLimit<JsonInput<typeof checkoutBody>, AccountsEnv>({
   name: 'billing-checkout',
   limit: CHECKOUT_LIMIT,
@@ -39,7 +69,9 @@ const checkoutLimit = rateLimit<JsonInput<typeof checkoutBody>, AccountsEnv>({
 
 /**
  * The signed-in account's billing calls, mounted at /api/portal: opening a checkout for a paid plan
- * (priced with the coupon as get-price-plans prices it) and reading the current subscription.
+ * (priced with the coupon as get-price-plans prices it), reading the current subscription, the
+ * account's invoices (list, one invoice, its PDF; an administrator reads any, anyone else gets 404)
+ * and the billing name and address for future invoices.
  */
 export const portalBillingRoutes = new Hono<AccountsEnv>()
   .post('/billing/checkout', requireUser(), jsonBody(checkoutBody), checkoutLimit, async (c) => {
@@ -85,6 +117,50 @@ export const portalBillingRoutes = new Hono<AccountsEnv>()
     if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
     c.header('Cache-Control', 'no-store');
     return c.json({ subscription: await subscriptionOf(c.var.db, who.userId) });
+  })
+  .get('/billing/invoices', requireUser(), async (c) => {
+    const who = c.var.caller;
+    if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ invoices: await invoicesOf(c.var.db, who.userId) });
+  })
+  .get('/billing/invoices/:number', requireUser(), async (c) => {
+    const who = c.var.caller;
+    if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
+    const number = c.req.param('number');
+    c.header('Cache-Control', 'no-store');
+    const invoice = INVOICE_NUMBER_PATTERN.test(number)
+      ? await readableInvoice(c.var.db, number, who)
+      : undefined;
+    if (!invoice) return apiError(c, 404, NO_SUCH_INVOICE_MESSAGE);
+    return c.json({ invoice });
+  })
+  .get('/billing/invoices/:number/pdf', requireUser(), async (c) => {
+    const who = c.var.caller;
+    if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
+    const number = c.req.param('number');
+    c.header('Cache-Control', 'no-store');
+    const invoice = INVOICE_NUMBER_PATTERN.test(number)
+      ? await readableInvoice(c.var.db, number, who)
+      : undefined;
+    if (!invoice) return apiError(c, 404, NO_SUCH_INVOICE_MESSAGE);
+    const pdf = await invoicePdf(invoice);
+    return c.body(new Uint8Array(pdf), 200, {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${invoiceFilename(invoice.number)}"`,
+    });
+  })
+  .get('/billing/profile', requireUser(), async (c) => {
+    const who = c.var.caller;
+    if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ profile: await billingDetailsOf(c.var.db, who.userId) });
+  })
+  .put('/billing/profile', requireUser(), jsonBody(profileBody), async (c) => {
+    const who = c.var.caller;
+    if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
+    c.header('Cache-Control', 'no-store');
+    return c.json({ profile: await saveBillingDetails(c.var.db, who.userId, c.req.valid('json')) });
   });
 
 /** The refusal of a delivery whose signature is not the provider's. */

@@ -4,6 +4,7 @@ import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody } from '../middleware/validate.ts';
+import { rememberCheckoutBillingDetails } from '../services/billing/billing-profiles.ts';
 import { SIGNATURE_HEADER, signPayload, webhookSecret } from '../services/billing/provider.ts';
 import {
   awaitAuthentication,
@@ -124,8 +125,10 @@ async function unpayable(c: Context<AccountsEnv>, id: string): Promise<Response 
  * The test-mode provider's payment calls behind its hosted page, mounted at /api/billing. The page's
  * address is the credential (like a hosted checkout link); the card number decides the outcome, a
  * decline charges nothing and answers 402 with the provider's message, and a paid checkout is
- * reported to the site's webhook through `deliver`. The return type is inferred: a chain of route
- * calls is typed as Hono's base class, which keeps the routes' types.
+ * reported to the site's webhook through `deliver`. The name and address of an accepted card become
+ * the account's billing details when it has none yet (the card number is never kept). The return
+ * type is inferred: a chain of route calls is typed as Hono's base class, which keeps the routes'
+ * types.
  */
 export function testCheckoutRoutes(deliver: WebhookTransport) {
   return new Hono<AccountsEnv>()
@@ -133,11 +136,18 @@ export function testCheckoutRoutes(deliver: WebhookTransport) {
       const id = c.req.param('id') ?? '';
       const refusal = await unpayable(c, id);
       if (refusal) return refusal;
-      const { cardNumber } = c.req.valid('json');
+      const { cardNumber, name, addressLine1, city, postalCode, country } = c.req.valid('json');
       const last4 = cardDigits(cardNumber).slice(-4);
       const outcome = cardOutcome(cardNumber);
       if (outcome.kind === 'declined') {
         return c.json({ error: outcome.message, code: outcome.code, field: 'cardNumber' }, 402);
+      }
+      const checkout = await findCheckout(c.var.db, id);
+      if (checkout) {
+        await rememberCheckoutBillingDetails(c.var.db, checkout.userId, {
+          name,
+          address: { line1: addressLine1, line2: '', city, postalCode, country: country.toUpperCase() },
+        });
       }
       if (outcome.kind === 'authenticate') {
         await awaitAuthentication(c.var.db, id, last4);

@@ -1,9 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { InvoiceView } from '../../../lib/invoices.ts';
 import type { Db } from '../../db/client.ts';
 import {
   billingProfiles,
   invoiceCounters,
   invoices,
+  pricePlans,
   type Invoice,
   type InvoiceLine,
   type InvoiceStatus,
@@ -106,4 +108,64 @@ export async function recordInvoice(db: Db, input: InvoiceInput): Promise<Invoic
     .returning();
   if (!row) throw new Error('Invoice insert returned no row');
   return row;
+}
+
+/** Who asks for an invoice: its owner reads it, an administrator reads any. */
+export interface InvoiceReader {
+  userId: string;
+  role: string;
+}
+
+function toView(invoice: Invoice, planName: string | null): InvoiceView {
+  return {
+    number: invoice.number,
+    provider: invoice.provider,
+    status: invoice.status,
+    planCode: invoice.planCode,
+    planName: planName ?? invoice.planCode,
+    currency: invoice.currency,
+    lines: invoice.lines,
+    subtotalCents: invoice.subtotalCents,
+    taxCents: invoice.taxCents,
+    totalCents: invoice.totalCents,
+    periodStart: invoice.periodStart.toISOString(),
+    periodEnd: invoice.periodEnd.toISOString(),
+    issuedAt: invoice.issuedAt.toISOString(),
+    paidAt: invoice.paidAt?.toISOString() ?? null,
+    cardLast4: invoice.cardLast4,
+    billingName: invoice.billingName,
+    billingAddress: invoice.billingAddress,
+  };
+}
+
+/** The account's own invoices, newest first (the order the invoices page lists them in). */
+export async function invoicesOf(db: Db, userId: string): Promise<InvoiceView[]> {
+  const rows = await db
+    .select({ invoice: invoices, planName: pricePlans.name })
+    .from(invoices)
+    .leftJoin(pricePlans, eq(pricePlans.code, invoices.planCode))
+    .where(eq(invoices.userId, userId))
+    .orderBy(desc(invoices.issuedAt), desc(invoices.number));
+  return rows.map((row) => toView(row.invoice, row.planName));
+}
+
+/**
+ * The invoice with this number when `reader` may read it (its owner, or an administrator), else
+ * undefined: someone else's invoice and a number that does not exist look the same, so the numbers,
+ * which run in sequence, tell nobody whose invoices exist.
+ */
+export async function readableInvoice(
+  db: Db,
+  number: string,
+  reader: InvoiceReader,
+): Promise<InvoiceView | undefined> {
+  const [row] = await db
+    .select({ invoice: invoices, planName: pricePlans.name })
+    .from(invoices)
+    .leftJoin(pricePlans, eq(pricePlans.code, invoices.planCode))
+    .where(eq(invoices.number, number))
+    .limit(1);
+  if (!row) return undefined;
+  if (row.invoice.userId !== reader.userId && reader.role !== 'admin') return undefined;
+  return toView(row.invoice, row.planName);
 }

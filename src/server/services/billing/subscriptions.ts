@@ -13,6 +13,7 @@ import {
   type SubscriptionStatus,
 } from '../../db/schema.ts';
 import { queueEmail } from '../outbox.ts';
+import { recordInvoice } from './invoices.ts';
 import { setPlan } from '../users.ts';
 import type { BillingEvent } from './provider.ts';
 
@@ -217,6 +218,30 @@ async function applyCheckoutCompleted(
     .insert(subscriptions)
     .values({ userId: checkout.userId, ...values })
     .onConflictDoUpdate({ target: subscriptions.userId, set: values });
+  await recordInvoice(db, {
+    userId: checkout.userId,
+    provider: checkout.provider,
+    providerInvoiceId: `in_for_${checkout.id}`,
+    subscriptionId: null,
+    planCode: plan.code,
+    status: 'paid',
+    currency: data.currency,
+    lines: [
+      {
+        description: `${plan.name}, ${day(values.currentPeriodStart)} to ${day(values.currentPeriodEnd)}`,
+        amountCents: checkout.couponCode ? plan.priceCents : data.amountCents,
+      },
+      ...(checkout.couponCode
+        ? [{ description: `Coupon ${checkout.couponCode}`, amountCents: data.amountCents - plan.priceCents }]
+        : []),
+    ],
+    taxCents: 0,
+    periodStart: values.currentPeriodStart,
+    periodEnd: values.currentPeriodEnd,
+    issuedAt: at,
+    paidAt: at,
+    cardLast4: data.cardLast4,
+  });
   const user = await setPlan(db, checkout.userId, plan.code, null);
   if (user) {
     await queueEmail(db, {
