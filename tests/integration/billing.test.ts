@@ -72,10 +72,12 @@ async function json(res: Response): Promise<Json> {
 
 /** The accounts API's billing routes on `db`, the provider's events delivered to the webhook through the same app. */
 function billingApp(db: () => Db): ReturnType<typeof accountsAppOn> {
+  const deliver = (init: RequestInit): Promise<Response> =>
+    Promise.resolve(app.request('/billing/webhook', init));
   const app = accountsAppOn(db, [
-    ['/portal', portalBillingRoutes],
+    ['/portal', portalBillingRoutes(deliver)],
     ['/billing', billingWebhookRoutes],
-    ['/billing', testCheckoutRoutes((init) => Promise.resolve(app.request('/billing/webhook', init)))],
+    ['/billing', testCheckoutRoutes(deliver)],
   ]);
   return app;
 }

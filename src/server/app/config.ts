@@ -249,6 +249,26 @@ export function statusProbeIntervalMs(env?: Environment): number {
   return n;
 }
 
+/** How often the test-mode renewals run when BILLING_RENEWAL_INTERVAL_MS is not set: once a minute. */
+export const DEFAULT_BILLING_RENEWAL_INTERVAL_MS = 60_000;
+
+/**
+ * How often the server renews the test-mode subscriptions whose period ended or whose failed
+ * payment is due again (BILLING_RENEWAL_INTERVAL_MS, milliseconds): a renewal happens within one
+ * interval of its time. Below a second is refused.
+ */
+export function billingRenewalIntervalMs(env?: Environment): number {
+  const value = blankToUndefined(current(env).BILLING_RENEWAL_INTERVAL_MS?.trim());
+  if (value === undefined) return DEFAULT_BILLING_RENEWAL_INTERVAL_MS;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1000) {
+    throw new Error(
+      `BILLING_RENEWAL_INTERVAL_MS must be a whole number of milliseconds, at least 1000, got "${value}"`,
+    );
+  }
+  return n;
+}
+
 /**
  * The secret the payment provider signs its webhook events with (BILLING_WEBHOOK_SECRET), or
  * undefined when unset: the test-mode provider then signs with a secret derived from APP_SECRET
