@@ -10,12 +10,15 @@ import { renewTestSubscriptions, type RenewalSummary } from './test-mode-provide
  * the webhook. A real provider (Stripe) renews on its own side and sends the same events.
  *
  * Several instances may share one PostgreSQL database: a round runs inside a transaction holding an
- * advisory lock (pg_try_advisory_xact_lock), so only one instance renews per round and the others
+ * advisory lock (pg_try_advisory_xact_lock), so only one instance renews at a time and the others
  * skip it. The provider's records are in the database, never in a process, so whichever instance
  * takes the round sees them all. PGlite has one process, which always renews.
  */
 
-/** Advisory lock key of the renewal round ("renw" in ASCII). */
+/**
+ * Advisory lock key of the renewal round ("renw" in ASCII), taken with the schema's hash as the
+ * second key: instances sharing the tables share the lock, deployments in other schemas do not.
+ */
 export const RENEWAL_LOCK_KEY = 0x72656e77;
 
 /** What a round did: renewed (with what it did), or left the round to another instance. */
@@ -24,7 +27,7 @@ export type RenewalRound = ({ kind: 'done' } & RenewalSummary) | { kind: 'taken'
 /** Whether the transaction took the round's advisory lock (postgres-js answers rows, PGlite `{rows}`). */
 async function tryRenewalLock(tx: Db): Promise<boolean> {
   const answer: unknown = await tx.execute(
-    sql`select pg_try_advisory_xact_lock(${RENEWAL_LOCK_KEY}) as locked`,
+    sql`select pg_try_advisory_xact_lock(${RENEWAL_LOCK_KEY}, hashtext(current_schema())) as locked`,
   );
   const rows = (Array.isArray(answer) ? answer : (answer as { rows: unknown[] }).rows) as {
     locked?: boolean;
