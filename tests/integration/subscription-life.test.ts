@@ -439,7 +439,11 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
       const end = await periodEndOf(who);
       const refuseOnce = { refused: false };
       const flaky = (init: RequestInit): Promise<Response> => {
-        if (!refuseOnce.refused && String(init.body).includes('"subscription.updated"')) {
+        if (
+          !refuseOnce.refused &&
+          typeof init.body === 'string' &&
+          init.body.includes('"subscription.updated"')
+        ) {
           refuseOnce.refused = true;
           return Promise.resolve(new Response('busy', { status: 503 }));
         }
