@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createAccount, fillCard, openPage, signInThroughApi, type Account } from './fixtures.ts';
 
@@ -71,10 +72,14 @@ test.describe('a subscription after the checkout', () => {
 
     const mailbox = await request.get('/api/dev/mailbox');
     const { messages } = (await mailbox.json()) as { messages: { email: string; requestType: string }[] };
-    expect(messages.some((m) => m.email === account.email && m.requestType === 'BILLING_CANCELED')).toBe(true);
+    expect(messages.some((m) => m.email === account.email && m.requestType === 'BILLING_CANCELED')).toBe(
+      true,
+    );
 
     await billing.getByRole('button', { name: 'Resume subscription' }).click();
-    await expect(billing.getByRole('status')).toHaveText('Your subscription is resumed and renews as before.');
+    await expect(billing.getByRole('status')).toHaveText(
+      'Your subscription is resumed and renews as before.',
+    );
     await expect(billing.getByText(`Renews on ${ends}.`)).toBeVisible();
     await expect(billing.getByRole('button', { name: 'Cancel subscription' })).toBeVisible();
   });
@@ -91,13 +96,32 @@ test.describe('a subscription after the checkout', () => {
     await change.getByRole('button', { name: 'Confirm change' }).click();
     await expect(change).toBeHidden();
     await expect(page.getByRole('status').filter({ hasText: 'You are on Power now.' })).toBeVisible();
-    await expect
-      .poll(() => page.evaluate(() => window.appStores?.$user.get().planCode))
-      .toBe('monthlyT3');
+    await expect.poll(() => page.evaluate(() => window.appStores?.$user.get().planCode)).toBe('monthlyT3');
     // No second checkout: still one subscription, now on Power.
     await openPage(page, DASHBOARD);
     await expect(
       page.getByRole('region', { name: 'Plan and billing' }).getByText('Power', { exact: true }),
     ).toBeVisible();
+  });
+
+  test('the plan and billing card and its cancel dialog have no accessibility violations, on a phone too', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(60_000);
+    await subscribe(page, request, 'monthlyT2');
+    await page.setViewportSize({ width: 375, height: 800 });
+    const billing = page.getByRole('region', { name: 'Plan and billing' });
+    await billing.getByRole('button', { name: 'Cancel subscription' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Cancel your subscription?' });
+    await expect(confirm).toBeVisible();
+    const box = await confirm.boundingBox();
+    expect(box?.width ?? 0).toBeLessThanOrEqual(375);
+    const results = await new AxeBuilder({ page }).include('.dashboard').analyze();
+    expect(
+      results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
+    await confirm.getByRole('button', { name: 'Keep subscription' }).click();
+    await expect(billing.getByRole('button', { name: 'Cancel subscription' })).toBeFocused();
   });
 });
