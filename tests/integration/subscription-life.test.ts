@@ -298,6 +298,13 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
       expect(await subscriptionOf(who)).toMatchObject({ planCode: 'monthlyT3', scheduledPlanCode: null });
     });
 
+    it('refuses a second checkout to a subscriber with 409, who changes plan instead', async () => {
+      const who = await subscribe(billing, db());
+      const res = await portalPost(who, 'checkout', { planCode: 'monthlyT3' });
+      expect(res.status).toBe(409);
+      expect(await json(res)).toMatchObject({ field: 'subscription' });
+    });
+
     it('treats choosing Free as a cancellation at the period end', async () => {
       const who = await subscribe(billing, db());
       const res = await portalPost(who, 'change-plan', { planCode: 'free' });

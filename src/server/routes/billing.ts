@@ -34,6 +34,10 @@ export const CHECKOUT_LIMIT = 20;
 /** The window CHECKOUT_LIMIT counts in. */
 export const CHECKOUT_WINDOW_MS = 10 * 60_000;
 
+/** A subscriber changes plan instead of paying a second subscription. */
+export const ALREADY_SUBSCRIBED_MESSAGE =
+  'subscription: You have a subscription already. Change its plan instead of opening a second one.';
+
 /** The free plan is not bought. */
 export const FREE_PLAN_CHECKOUT_MESSAGE = 'planCode: The free plan needs no checkout.';
 
@@ -179,6 +183,9 @@ export function portalBillingRoutes(deliver: WebhookTransport) {
       const plan = await activePlan(c.var.db, planCode);
       if (!plan) return apiError(c, 400, `planCode: There is no plan ${planCode}.`, { field: 'planCode' });
       if (plan.priceCents === 0) return apiError(c, 400, FREE_PLAN_CHECKOUT_MESSAGE, { field: 'planCode' });
+      if (changeRefusal(await subscriptionRow(c.var.db, who.userId)) === null) {
+        return apiError(c, 409, ALREADY_SUBSCRIBED_MESSAGE, { field: 'subscription' });
+      }
       const now = new Date();
       let amountCents = plan.priceCents;
       let acceptedCoupon: string | null = null;
