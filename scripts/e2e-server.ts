@@ -14,6 +14,8 @@ process.env.DATA_DIR = dataDir;
 process.env.SEED_SCALE ??= 'test';
 // The status page's probes run every 10 s, so a check slowed by a busy machine is soon probed again.
 process.env.STATUS_PROBE_INTERVAL_MS ??= '10000';
+// Test-mode renewals every 5 s, so a subscription due in a story is renewed soon.
+process.env.BILLING_RENEWAL_INTERVAL_MS ??= '5000';
 delete process.env.FIREBASE_AUTH_EMULATOR_HOST;
 delete process.env.DATABASE_URL;
 

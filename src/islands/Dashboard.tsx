@@ -14,6 +14,17 @@ import {
   toggleKeyReveal,
 } from '../lib/stores/dashboard.ts';
 import { DEV_MAILBOX_PAGE } from '../lib/stores/dev-mailbox.ts';
+import {
+  $subscription,
+  $subscriptionCard,
+  askToCancel,
+  cancelSubscription,
+  CHANGE_PLAN_PAGE,
+  closeCancelDialog,
+  INVOICES_PAGE,
+  resumeSubscription,
+} from '../lib/stores/subscription.ts';
+import { Dialog } from './parts/Dialog.tsx';
 import { SUPPORT_EMAIL } from '../lib/messages.ts';
 import { useHydrated } from './parts/use-hydrated.ts';
 import './Dashboard.css';
@@ -127,6 +138,100 @@ function PlanCard({ view }: { view: ReadyView }): ReactNode {
   );
 }
 
+/** Plan and billing: the subscription's state, what happens next, and cancel, resume, change plan, invoices. */
+function BillingCard(): ReactNode {
+  const card = useStore($subscriptionCard);
+  const { busy, confirmingCancel, note, noteType } = useStore($subscription);
+  const headingId = useId();
+  const noteId = useId();
+  if (card.kind === 'loading') return null;
+  if (card.kind === 'none') {
+    return (
+      <section className="dashboard__card" aria-labelledby={headingId}>
+        <h2 id={headingId}>Plan and billing</h2>
+        <p className="dashboard__text">
+          You have no paid subscription. Choose a plan for more data and calls.
+        </p>
+        <a className="dashboard__link" href={CHANGE_PLAN_PAGE}>
+          See the plans
+        </a>
+      </section>
+    );
+  }
+  return (
+    <section className="dashboard__card dashboard__billing" aria-labelledby={headingId}>
+      <div className="dashboard__card-head">
+        <h2 id={headingId}>Plan and billing</h2>
+        <span className={`dashboard__badge dashboard__badge--${card.tone}`}>{card.badge}</span>
+      </div>
+      <p className="dashboard__plan-name">{card.planName}</p>
+      <p className="dashboard__text">{card.status}</p>
+      <div className="dashboard__actions">
+        {card.canCancel && (
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            disabled={busy}
+            aria-describedby={noteId}
+            onClick={askToCancel}
+          >
+            Cancel subscription
+          </button>
+        )}
+        {card.canResume && (
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            disabled={busy}
+            aria-describedby={noteId}
+            onClick={() => {
+              void resumeSubscription();
+            }}
+          >
+            {busy ? 'Resuming…' : 'Resume subscription'}
+          </button>
+        )}
+        <a className="btn btn-secondary btn-sm" href={CHANGE_PLAN_PAGE}>
+          Change plan
+        </a>
+        <a className="btn btn-secondary btn-sm" href={INVOICES_PAGE}>
+          Invoices
+        </a>
+      </div>
+      <p
+        id={noteId}
+        role={noteType === 'error' ? 'alert' : 'status'}
+        className={`dashboard__note dashboard__note--${noteType}`}
+      >
+        {note}
+      </p>
+      <Dialog
+        open={confirmingCancel}
+        onClose={closeCancelDialog}
+        title="Cancel your subscription?"
+        description={`You keep ${card.planName} until ${card.periodEnd}. After that your account moves to the Free plan and nothing more is charged. You can resume the subscription until then.`}
+        actions={
+          <>
+            <button type="button" className="btn btn-secondary" onClick={closeCancelDialog} data-autofocus>
+              Keep subscription
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger"
+              disabled={busy}
+              onClick={() => {
+                void cancelSubscription();
+              }}
+            >
+              {busy ? 'Canceling…' : 'Cancel at period end'}
+            </button>
+          </>
+        }
+      />
+    </section>
+  );
+}
+
 function VerificationBox({ view }: { view: ReadyView }): ReactNode {
   const { sending, checking, note, noteType, mailboxAvailable } = useStore($dashboard);
   const headingId = useId();
@@ -223,6 +328,7 @@ export function Dashboard(): ReactNode {
         <ApiKeyCard view={view} />
         <VerificationBox view={view} />
         <PlanCard view={view} />
+        <BillingCard />
       </div>
     </div>
   );

@@ -4,6 +4,8 @@ import type { AccountsEnv } from '../../src/server/app/context.ts';
 import type { Db } from '../../src/server/db/client.ts';
 import { handleApiError } from '../../src/server/app/errors.ts';
 import { caller } from '../../src/server/middleware/caller.ts';
+import { billingWebhookRoutes, portalBillingRoutes } from '../../src/server/routes/billing.ts';
+import { testCheckoutRoutes } from '../../src/server/routes/test-checkout.ts';
 
 /**
  * A route module of the accounts API and the path it is served under. Route modules are chains of
@@ -54,4 +56,26 @@ export function post(body: unknown, headers: Record<string, string> = {}): Reque
 /** A request carrying an access token (or any bearer credential). */
 export function bearer(token: string): RequestInit {
   return { headers: { Authorization: `Bearer ${token}` } };
+}
+
+/** The billing routes on a database, with the test-mode provider's webhook deliveries. */
+export interface BillingApp {
+  app: Hono<AccountsEnv>;
+  /** Delivers a provider event to the webhook through the same app, as the provider does. */
+  deliver: (init: RequestInit) => Promise<Response>;
+}
+
+/**
+ * The accounts API's billing routes (portal, webhook, the test-mode checkout) on `db`; the test-mode
+ * provider reaches the webhook through the same app, the path a real provider's delivery takes.
+ */
+export function billingAppOn(db: () => Db): BillingApp {
+  const deliver = (init: RequestInit): Promise<Response> =>
+    Promise.resolve(app.request('/billing/webhook', init));
+  const app = accountsAppOn(db, [
+    ['/portal', portalBillingRoutes(deliver)],
+    ['/billing', billingWebhookRoutes],
+    ['/billing', testCheckoutRoutes(deliver)],
+  ]);
+  return { app, deliver };
 }

@@ -14,12 +14,7 @@ import {
   users,
 } from '../../src/server/db/schema.ts';
 import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
-import {
-  billingWebhookRoutes,
-  CHECKOUT_LIMIT,
-  portalBillingRoutes,
-} from '../../src/server/routes/billing.ts';
-import { testCheckoutRoutes } from '../../src/server/routes/test-checkout.ts';
+import { CHECKOUT_LIMIT } from '../../src/server/routes/billing.ts';
 import {
   type BillingEvent,
   SIGNATURE_HEADER,
@@ -34,7 +29,7 @@ import {
 } from '../../src/server/services/billing/test-mode.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { createUser } from '../../src/server/services/users.ts';
-import { accountsAppOn, post } from './accounts-app.ts';
+import { billingAppOn, post } from './accounts-app.ts';
 import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 import { databaseTargets } from './databases.ts';
 
@@ -70,16 +65,6 @@ async function json(res: Response): Promise<Json> {
   return (await res.json()) as Json;
 }
 
-/** The accounts API's billing routes on `db`, the provider's events delivered to the webhook through the same app. */
-function billingApp(db: () => Db): ReturnType<typeof accountsAppOn> {
-  const app = accountsAppOn(db, [
-    ['/portal', portalBillingRoutes],
-    ['/billing', billingWebhookRoutes],
-    ['/billing', testCheckoutRoutes((init) => Promise.resolve(app.request('/billing/webhook', init)))],
-  ]);
-  return app;
-}
-
 /** A signed-in account on the free plan. */
 async function account(db: Db): Promise<{ userId: string; email: string; token: string }> {
   const user = await createUser(db, {
@@ -105,7 +90,7 @@ function signed(event: BillingEvent, secret = webhookSecret()): RequestInit & { 
 describe.each(databaseTargets())('billing on $name', (target) => {
   let database: Database;
   const db = (): Db => database.db;
-  const app = billingApp(db);
+  const app = billingAppOn(db).app;
 
   beforeAll(async () => {
     database = await target.open();
@@ -432,7 +417,7 @@ describe('a paid plan reaching the data API', () => {
   });
 
   it('opens the Professional endpoints to the key within 60 seconds of a paid checkout', async () => {
-    const app = billingApp(() => h.db);
+    const { app } = billingAppOn(() => h.db);
     const user = await createUser(h.db, {
       firebaseUid: `uid-${randomUUID()}`,
       email: `data.${randomUUID().slice(0, 8)}@example.com`,

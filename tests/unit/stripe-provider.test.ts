@@ -56,6 +56,8 @@ const PLAN: PricePlan = {
 
 const SUBSCRIPTION_ROW = {
   providerSubscriptionId: 'sub_123',
+  providerCustomerId: 'cus_123',
+  currentPeriodEnd: new Date(PERIOD_END * 1000),
 } as Subscription;
 
 function stripeSubscription(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -360,20 +362,81 @@ describe('Stripe API calls', () => {
     expect(session?.idempotencyKey).toBe('checkout-cs_test_site_checkout');
   });
 
-  it('charges an upgrade at once with the prorated difference', async () => {
+  const POWER = { ...PLAN, code: 'monthlyT3', name: 'Power', priceCents: 7900 };
+
+  function previewAnswer(): Record<string, unknown> {
+    return invoice({
+      id: undefined,
+      amount_due: 2000,
+      billing_reason: 'subscription_update',
+      lines: {
+        object: 'list',
+        data: [
+          {
+            id: 'il_1',
+            amount: -1950,
+            description: 'Unused time on Professional',
+            period: { start: NOW_S, end: PERIOD_END },
+          },
+          {
+            id: 'il_2',
+            amount: 3950,
+            description: 'Remaining time on Power',
+            period: { start: NOW_S, end: PERIOD_END },
+          },
+        ],
+      },
+    });
+  }
+
+  it("quotes an upgrade with Stripe's own invoice preview, prorated as of now", async () => {
     answers.set(`GET /v1/products/${stripeProductId('monthlyT3')}`, {
       id: stripeProductId('monthlyT3'),
       object: 'product',
     });
     answers.set('GET /v1/subscriptions/sub_123', stripeSubscription());
+    answers.set('POST /v1/invoices/create_preview', previewAnswer());
+    const quote = await provider.previewPlanChange(SUBSCRIPTION_ROW, POWER, 'now', NOW);
+    expect(quote).toEqual({
+      when: 'now',
+      effectiveAt: NOW,
+      amountDueCents: 2000,
+      currency: 'usd',
+      lines: [
+        { description: 'Unused time on Professional', amountCents: -1950 },
+        { description: 'Remaining time on Power', amountCents: 3950 },
+      ],
+    });
+    const preview = requests.find((r) => r.path === '/v1/invoices/create_preview')?.body;
+    expect(preview?.get('subscription')).toBe('sub_123');
+    expect(preview?.get('subscription_details[proration_date]')).toBe(String(NOW_S));
+    expect(preview?.get('subscription_details[items][0][price_data][unit_amount]')).toBe('7900');
+    expect(requests.some((r) => r.method === 'POST' && r.path === '/v1/subscriptions/sub_123')).toBe(false);
+  });
+
+  it('quotes a downgrade as nothing due now, applying when the period ends', async () => {
+    const quote = await provider.previewPlanChange(SUBSCRIPTION_ROW, PLAN, 'period_end', NOW);
+    expect(quote).toMatchObject({
+      when: 'period_end',
+      amountDueCents: 0,
+      effectiveAt: new Date(PERIOD_END * 1000),
+    });
+    expect(requests).toEqual([]);
+  });
+
+  it('charges an upgrade at once with the prorated difference it quoted', async () => {
+    answers.set(`GET /v1/products/${stripeProductId('monthlyT3')}`, {
+      id: stripeProductId('monthlyT3'),
+      object: 'product',
+    });
+    answers.set('GET /v1/subscriptions/sub_123', stripeSubscription());
+    answers.set('POST /v1/invoices/create_preview', previewAnswer());
     answers.set('POST /v1/subscriptions/sub_123', stripeSubscription());
-    await provider.changePlan(
-      SUBSCRIPTION_ROW,
-      { ...PLAN, code: 'monthlyT3', name: 'Power', priceCents: 7900 },
-      'now',
-    );
+    const quote = await provider.changePlan(SUBSCRIPTION_ROW, POWER, 'now', NOW);
+    expect(quote.amountDueCents).toBe(2000);
     const update = requests.find((r) => r.method === 'POST' && r.path === '/v1/subscriptions/sub_123');
     expect(update?.body.get('proration_behavior')).toBe('always_invoice');
+    expect(update?.body.get('proration_date')).toBe(String(NOW_S));
     expect(update?.body.get('items[0][id]')).toBe('si_1');
     expect(update?.body.get('items[0][price_data][unit_amount]')).toBe('7900');
     expect(update?.body.get('metadata[planCode]')).toBe('monthlyT3');
@@ -396,6 +459,7 @@ describe('Stripe API calls', () => {
       SUBSCRIPTION_ROW,
       { ...PLAN, code: 'starterT1', name: 'Starter', priceCents: 1900 },
       'period_end',
+      NOW,
     );
     const phases = requests.find((r) => r.path === '/v1/subscription_schedules/sub_sched_1')?.body;
     expect(phases?.get('phases[0][items][0][price]')).toBe('price_old');
@@ -411,10 +475,7 @@ describe('Stripe API calls', () => {
       object: 'billing_portal.session',
       url: 'https://billing.example/session/bps_1',
     });
-    const url = await provider.portalUrl(
-      { ...SUBSCRIPTION_ROW, providerCustomerId: 'cus_123' },
-      'http://site/developer/docs/dashboard',
-    );
+    const url = await provider.portalUrl(SUBSCRIPTION_ROW, 'http://site/developer/docs/dashboard');
     expect(url).toBe('https://billing.example/session/bps_1');
     expect(requests[0]?.body.get('customer')).toBe('cus_123');
     expect(requests[0]?.body.get('return_url')).toBe('http://site/developer/docs/dashboard');

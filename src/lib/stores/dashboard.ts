@@ -6,6 +6,7 @@ import { mailboxAvailable } from './dev-mailbox.ts';
 import { $pricing, loadPricePlans } from './pricing.ts';
 import { $sessionChecked, revalidateSession, startSession } from './session.ts';
 import { showSnackbar } from './snackbar.ts';
+import { $subscription, loadSubscription, resetSubscription } from './subscription.ts';
 import { $user } from './user.ts';
 
 export const KEY_COPIED_MESSAGE = 'API key copied to the clipboard.';
@@ -124,9 +125,11 @@ function takeCheckoutSuccess(): void {
   $dashboard.setKey('checkoutSucceeded', true);
 }
 
+let stopWatchingSession: (() => void) | undefined;
+
 /**
  * Starts what the dashboard needs: the session check (shared with every island), the plan
- * catalogue for the plan's name, and whether the local mailbox exists.
+ * catalogue for the plan's name, whether the local mailbox exists, and the subscription.
  */
 export function startDashboard(): void {
   takeCheckoutSuccess();
@@ -135,10 +138,18 @@ export function startDashboard(): void {
   void mailboxAvailable().then((available) => {
     $dashboard.setKey('mailboxAvailable', available);
   });
+  stopWatchingSession?.();
+  // The subscription is read once the session is confirmed (the call needs the signed-in token).
+  stopWatchingSession = $sessionChecked.subscribe((checked) => {
+    if (checked && $signedIn.get() && !$subscription.get().loaded) void loadSubscription();
+  });
 }
 
 /** Forgets what was revealed and said, so a later visit starts masked and quiet. */
 export function resetDashboard(): void {
+  stopWatchingSession?.();
+  stopWatchingSession = undefined;
+  resetSubscription();
   $dashboard.set({ ...INITIAL, mailboxAvailable: $dashboard.get().mailboxAvailable });
 }
 

@@ -19,7 +19,7 @@ export interface MailboxMessage {
   email: string;
   /**
    * The kind of message: the provider's ('VERIFY_EMAIL', 'PASSWORD_RESET', 'EMAIL_SIGNIN', …) or
-   * the product's ('HELP_REQUEST_RECEIVED', 'BILLING_RECEIPT').
+   * the product's ('HELP_REQUEST_RECEIVED', 'BILLING_RECEIPT', 'BILLING_PAYMENT_FAILED', …).
    */
   requestType: string;
   /** The subject line of the product's own emails. */
@@ -51,6 +51,9 @@ const KIND_LABELS: Readonly<Record<string, string>> = {
   RECOVER_EMAIL: 'Email address recovery',
   HELP_REQUEST_RECEIVED: 'Help request received',
   BILLING_RECEIPT: 'Payment receipt',
+  BILLING_PAYMENT_FAILED: 'Payment failed',
+  BILLING_CANCELED: 'Subscription canceled',
+  BILLING_ENDED: 'Subscription ended',
 };
 
 /** A reader's name for a kind of message; unknown kinds are shown as the provider names them. */
@@ -66,6 +69,9 @@ const LINK_LABELS: Readonly<Record<string, string>> = {
   RECOVER_EMAIL: 'Restore address',
   HELP_REQUEST_RECEIVED: 'Open the help center',
   BILLING_RECEIPT: 'Open the dashboard',
+  BILLING_PAYMENT_FAILED: 'Open the dashboard',
+  BILLING_CANCELED: 'Open the dashboard',
+  BILLING_ENDED: 'See the plans',
 };
 
 /** The words on a message's action link, saying what following it does. */

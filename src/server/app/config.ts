@@ -249,6 +249,26 @@ export function statusProbeIntervalMs(env?: Environment): number {
   return n;
 }
 
+/** How often the test-mode renewals run when BILLING_RENEWAL_INTERVAL_MS is not set: once a minute. */
+export const DEFAULT_BILLING_RENEWAL_INTERVAL_MS = 60_000;
+
+/**
+ * How often the server renews the test-mode subscriptions whose period ended or whose failed
+ * payment is due again (BILLING_RENEWAL_INTERVAL_MS, milliseconds): a renewal happens within one
+ * interval of its time. Below a second is refused.
+ */
+export function billingRenewalIntervalMs(env?: Environment): number {
+  const value = blankToUndefined(current(env).BILLING_RENEWAL_INTERVAL_MS?.trim());
+  if (value === undefined) return DEFAULT_BILLING_RENEWAL_INTERVAL_MS;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1000) {
+    throw new Error(
+      `BILLING_RENEWAL_INTERVAL_MS must be a whole number of milliseconds, at least 1000, got "${value}"`,
+    );
+  }
+  return n;
+}
+
 /**
  * The secret the payment provider signs its webhook events with (BILLING_WEBHOOK_SECRET), or
  * undefined when unset: the test-mode provider then signs with a secret derived from APP_SECRET
@@ -269,4 +289,17 @@ export function stripeSecretKey(env?: Environment): string | undefined {
 /** The signing secret of the Stripe webhook endpoint (STRIPE_WEBHOOK_SECRET, `whsec_…`). */
 export function stripeWebhookSecret(env?: Environment): string | undefined {
   return blankToUndefined(current(env).STRIPE_WEBHOOK_SECRET?.trim());
+}
+
+/**
+ * Where the Stripe SDK sends its requests (STRIPE_API_URL), for Stripe's own mock server
+ * (stripe-mock) or a stand-in in tests; unset, Stripe's API.
+ */
+export function stripeApiUrl(env?: Environment): string | undefined {
+  const value = blankToUndefined(current(env).STRIPE_API_URL?.trim());
+  if (value === undefined) return undefined;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
+    throw new Error(`STRIPE_API_URL must be an http(s) URL, got "${value}"`);
+  }
+  return value;
 }

@@ -10,6 +10,8 @@ import { markdownTwins, negotiateMarkdown } from './markdown-twins.ts';
 import { seedSettings } from './config.ts';
 import { pagePolicyMaker, readBuiltPagePolicy } from './content-security-policy.ts';
 import { serveHashedAsset } from './static-assets.ts';
+import { RenewalJob } from '../services/billing/renewals.ts';
+import { checkPaymentSettings } from '../services/billing/payment-provider.ts';
 import { registerStatusMonitor, StatusMonitor } from '../status/monitor.ts';
 import { statusProbes } from '../status/probes.ts';
 
@@ -129,11 +131,22 @@ export async function stopStatusMonitor(monitor: StatusMonitor): Promise<void> {
 }
 
 /**
+ * Starts the test-mode renewals (every BILLING_RENEWAL_INTERVAL_MS, the first round at once). The
+ * provider's events reach the site at `siteUrl` over HTTP, as a real provider's do.
+ */
+export function startRenewalJob(siteUrl: string): RenewalJob {
+  const job = new RenewalJob({ deliver: (init) => fetch(`${siteUrl}/api/billing/webhook`, init) });
+  job.start();
+  return job;
+}
+
+/**
  * Opens the database (migrating it) and starts the site and the data API in this process: PGlite
  * allows a single process per data directory, so on the embedded default both servers share it.
  */
 export async function startServers(options: ServeOptions): Promise<RunningServers> {
   const { host, clientDir, siteHandler } = options;
+  checkPaymentSettings();
   const pagePolicy = pagePolicyMaker(readBuiltPagePolicy(options.headersFile));
   await ensureMarketData((await getDatabase()).db);
   const twins = await markdownTwins(clientDir);
@@ -159,15 +172,16 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
     throw error;
   });
   const status = startStatusMonitor(probeUrl(host, sitePort), probeUrl(host, dataApi.port));
+  const renewals = startRenewalJob(probeUrl(host, sitePort));
   return {
     siteUrl: displayUrl(host, sitePort),
     dataApiUrl: displayUrl(host, dataApi.port),
     /**
-     * Stops the status probes, finishes requests in flight (at most SHUTDOWN_GRACE_MS), flushes the
-     * usage meter, closes the database.
+     * Stops the status probes and the renewals, finishes requests in flight (at most
+     * SHUTDOWN_GRACE_MS), flushes the usage meter, closes the database.
      */
     async stop() {
-      await stopStatusMonitor(status);
+      await Promise.all([stopStatusMonitor(status), renewals.stop()]);
       await Promise.all([closeServer(site), closeServer(dataApi.server)]);
       await closeSharedDataApi();
       await closeDatabase();

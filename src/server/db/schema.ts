@@ -522,6 +522,10 @@ export const subscriptions = pgTable(
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true, mode: 'date' }).notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }).notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** The plan the subscription moves to when this period ends (a downgrade), or null. */
+    scheduledPlanCode: text('scheduled_plan_code').references(() => pricePlans.code, { onUpdate: 'cascade' }),
+    /** When the provider tries a failed renewal again (status past_due), or null. */
+    nextPaymentAttemptAt: timestamp('next_payment_attempt_at', { withTimezone: true, mode: 'date' }),
     provider: text('provider').notNull(),
     providerCustomerId: text('provider_customer_id').notNull(),
     providerSubscriptionId: text('provider_subscription_id').notNull().unique(),
@@ -549,6 +553,59 @@ export const billingEvents = pgTable('billing_events', {
 
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
+
+/** What the test-mode provider's card on file does at renewals: pays, or is declined (test card 0341). */
+export const TEST_CARD_RENEWALS = ['pay', 'decline'] as const;
+export type TestCardRenewals = (typeof TEST_CARD_RENEWALS)[number];
+
+/**
+ * The test-mode provider's own record of a subscription, as a real provider keeps one on its side:
+ * the plan and period it bills, what is scheduled, the card on file's behaviour and the retries of
+ * a failed renewal. Stored in the database (not in memory) so any instance can renew it; the site
+ * learns of changes only through the provider's signed events.
+ */
+export const testModeSubscriptions = pgTable(
+  'test_mode_subscriptions',
+  {
+    /** The provider's subscription id (`sub_test_…`), as the events carry it. */
+    id: text('id').primaryKey(),
+    customerId: text('customer_id').notNull(),
+    planCode: text('plan_code')
+      .notNull()
+      .references(() => pricePlans.code, { onUpdate: 'cascade' }),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true, mode: 'date' }).notNull(),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }).notNull(),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    scheduledPlanCode: text('scheduled_plan_code').references(() => pricePlans.code, {
+      onUpdate: 'cascade',
+    }),
+    currency: text('currency').notNull(),
+    cardLast4: text('card_last4').notNull(),
+    cardRenewals: text('card_renewals', { enum: TEST_CARD_RENEWALS }).notNull().default('pay'),
+    /** Credit the customer holds (a downgrade's unused time beyond what it cost), taken off later invoices. */
+    balanceCents: integer('balance_cents').notNull().default(0),
+    /** Failed attempts of the open renewal invoice. */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    /** When the open renewal invoice is tried again; null when none is open. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (t) => [
+    check(
+      'test_mode_subscriptions_status_check',
+      sql`status in ('active', 'past_due', 'canceled', 'incomplete')`,
+    ),
+    check('test_mode_subscriptions_card_renewals_check', sql`card_renewals in ('pay', 'decline')`),
+    check('test_mode_subscriptions_balance_check', sql`balance_cents >= 0`),
+    index('test_mode_subscriptions_due_idx').on(t.status, t.currentPeriodEnd),
+  ],
+);
+export type TestModeSubscription = typeof testModeSubscriptions.$inferSelect;
 
 /** Where an invoice stands: `open` is issued and unpaid (a renewal being retried), `void` will never be paid. */
 export const INVOICE_STATUSES = ['paid', 'open', 'void'] as const;

@@ -5,7 +5,7 @@ import { apiError } from '../app/errors.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody } from '../middleware/validate.ts';
 import { rememberCheckoutBillingDetails } from '../services/billing/billing-profiles.ts';
-import { SIGNATURE_HEADER, signPayload, webhookSecret } from '../services/billing/provider.ts';
+import type { WebhookTransport } from '../services/billing/provider.ts';
 import {
   awaitAuthentication,
   CHECKOUT_SUCCESS_PATH,
@@ -18,14 +18,13 @@ import {
   AUTHENTICATION_FAILED_MESSAGE,
   cardDigits,
   cardOutcome,
-  checkoutCompletedEvent,
   expiryInFuture,
   parseExpiry,
-  testId,
 } from '../services/billing/test-mode.ts';
+import { startTestSubscription } from '../services/billing/test-mode-provider.ts';
+import type { TestCardRenewals } from '../db/schema.ts';
 
-/** How the provider reaches the site's webhook: a POST with the given body and headers. */
-export type WebhookTransport = (init: RequestInit) => Promise<Response>;
+export type { WebhookTransport };
 
 /** The card form's refusals, in the words the page shows beside the field or above the button. */
 export const EXPIRY_FORMAT_MESSAGE = 'Enter the expiry date as MM / YY.';
@@ -78,36 +77,27 @@ interface Paid {
   redirectUrl: string;
 }
 
-/** Charges the checkout (once) and tells the site through its webhook, as an external provider would. */
+/**
+ * Charges the checkout (once), starts the provider's subscription with the card on file and tells
+ * the site through its webhook, as an external provider would.
+ */
 async function completePayment(
   c: Context<AccountsEnv>,
   id: string,
-  cardLast4: string,
+  card: { last4: string; renewals: TestCardRenewals },
   deliver: WebhookTransport,
 ): Promise<Response> {
   const db = c.var.db;
   const view = await checkoutView(db, id);
   const checkout = await findCheckout(db, id);
   if (!view || !checkout) return apiError(c, 404, 'No such checkout.');
-  if (!(await markCheckoutPaid(db, id, cardLast4))) return apiError(c, 409, CHECKOUT_PAID_MESSAGE);
-  const now = new Date();
-  const event = checkoutCompletedEvent(checkout, {
-    interval: view.billingInterval,
-    cardLast4,
-    customerId: testId('cus'),
-    now,
+  if (!(await markCheckoutPaid(db, id, card.last4))) return apiError(c, 409, CHECKOUT_PAID_MESSAGE);
+  await startTestSubscription({ db, deliver }, checkout, {
+    plan: { name: view.planName, priceCents: view.priceCents, billingInterval: view.billingInterval },
+    cardLast4: card.last4,
+    cardRenewals: card.renewals,
+    now: new Date(),
   });
-  const body = JSON.stringify(event);
-  const delivered = await deliver({
-    method: 'POST',
-    body,
-    headers: {
-      'Content-Type': 'application/json',
-      [SIGNATURE_HEADER]: signPayload(webhookSecret(), body, now),
-    },
-  });
-  if (!delivered.ok)
-    throw new Error(`The webhook refused event ${event.id} with ${String(delivered.status)}`);
   const answer: Paid = { status: 'succeeded', redirectUrl: CHECKOUT_SUCCESS_PATH };
   return c.json(answer);
 }
@@ -115,7 +105,7 @@ async function completePayment(
 /** The refusal for a checkout that cannot be paid now, or null when it can. */
 async function unpayable(c: Context<AccountsEnv>, id: string): Promise<Response | null> {
   const view = await checkoutView(c.var.db, id);
-  if (!view) return apiError(c, 404, 'No such checkout.');
+  if (view?.provider !== 'test') return apiError(c, 404, 'No such checkout.');
   if (view.status === 'complete') return apiError(c, 409, CHECKOUT_PAID_MESSAGE);
   if (view.expired) return apiError(c, 410, CHECKOUT_GONE_MESSAGE);
   return null;
@@ -153,7 +143,7 @@ export function testCheckoutRoutes(deliver: WebhookTransport) {
         await awaitAuthentication(c.var.db, id, last4);
         return c.json({ status: 'requires_action' });
       }
-      return completePayment(c, id, last4, deliver);
+      return completePayment(c, id, { last4, renewals: outcome.renewals ?? 'pay' }, deliver);
     })
     .post('/test-checkout/:id/authenticate', payLimit, jsonBody(authenticateBody), async (c) => {
       const id = c.req.param('id') ?? '';
@@ -167,6 +157,6 @@ export function testCheckoutRoutes(deliver: WebhookTransport) {
         await reopenCheckout(c.var.db, id);
         return c.json({ error: AUTHENTICATION_FAILED_MESSAGE, code: 'authentication_failed' }, 402);
       }
-      return completePayment(c, id, checkout.cardLast4, deliver);
+      return completePayment(c, id, { last4: checkout.cardLast4, renewals: 'pay' }, deliver);
     });
 }

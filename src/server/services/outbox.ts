@@ -3,7 +3,13 @@ import type { Db } from '../db/client.ts';
 import { outboxEmails, type OutboxEmail } from '../db/schema.ts';
 
 /** The kinds of email the product itself writes (the identity provider mails its own). */
-export const OUTBOX_KINDS = ['HELP_REQUEST_RECEIVED', 'BILLING_RECEIPT'] as const;
+export const OUTBOX_KINDS = [
+  'HELP_REQUEST_RECEIVED',
+  'BILLING_RECEIPT',
+  'BILLING_PAYMENT_FAILED',
+  'BILLING_CANCELED',
+  'BILLING_ENDED',
+] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
 export interface NewOutboxEmail {

@@ -2,11 +2,13 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { billingWebhookSecret } from '../../app/config.ts';
 import { hmacHex, serverSecret } from '../../auth/crypto.ts';
-import type { CheckoutSession } from '../../db/schema.ts';
+import type { CheckoutSession, InvoiceLine, PricePlan, Subscription } from '../../db/schema.ts';
 
 // What the site needs from a payment provider, kept small so another provider (Stripe) can be added
-// beside the test-mode one: a hosted page to send the buyer to, and signed events about what
-// happened. Everything else (subscriptions, plans, receipts) the site decides from the events.
+// beside the test-mode one: a hosted page to send the buyer to, the changes a subscriber asks for
+// after it (cancel or resume at the period end, another plan), and signed events about what
+// happened. Everything else (subscriptions, plans, receipts) the site decides from the events: a
+// request to the provider changes nothing on the site until its event arrives.
 
 /** The header carrying a webhook event's signature: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
 export const SIGNATURE_HEADER = 'Billing-Signature';
@@ -71,6 +73,8 @@ const invoicePaid = z.object({
       .string()
       .regex(/^\d{4}$/)
       .nullable(),
+    /** The coupon the first payment was priced with, for the receipt (its discount is a negative line). */
+    couponCode: z.string().min(1).max(64).nullable().default(null),
   }),
 });
 
@@ -121,14 +125,90 @@ export interface HostedCheckout {
   url: string;
 }
 
+/**
+ * When a plan change takes effect, as the site decides it: a plan costing more per day at once
+ * (with a prorated charge), a cheaper one when the paid period ends.
+ */
+export type PlanChangeTiming = 'now' | 'period_end';
+
+/** What a plan change does: what is charged now (nothing for a change at the period end) and from when. */
+export interface PlanChangeQuote {
+  when: PlanChangeTiming;
+  /** When the new plan applies: now, or the end of the current period. */
+  effectiveAt: Date;
+  /** What the card is charged now; 0 for a change at the period end (or one the credit covers). */
+  amountDueCents: number;
+  currency: string;
+  /** The charge's lines: the unused time of the old plan (negative) and the new plan's time. */
+  lines: InvoiceLine[];
+}
+
+/** How a provider run by the site (test mode) reaches the site's webhook: a POST with the given body and headers. */
+export type WebhookTransport = (init: RequestInit) => Promise<Response>;
+
+/** What a hosted checkout needs besides the stored checkout. */
+export interface CheckoutContext {
+  plan: PricePlan;
+  /** The buyer's email address, for the provider's receipt and customer record. */
+  email: string;
+  /** Where the provider's page sends the buyer back to (absolute URLs). */
+  urls: { success: string; cancel: string };
+}
+
+/**
+ * What became of a webhook delivery: refused (the signature is not the provider's, 400), or
+ * accepted with the site event it carries, null for an event the site does not act on (answered
+ * as handled so the provider does not deliver it again).
+ */
+export type Delivery = { ok: false } | { ok: true; event: BillingEvent | null };
+
 /** What the site asks of a payment provider. */
 export interface PaymentProvider {
-  /** Short name stored with checkouts and subscriptions ('test'). */
+  /** Short name stored with checkouts and subscriptions ('test', 'stripe'). */
   readonly name: string;
+  /** The header the provider signs its webhook deliveries with. */
+  readonly signatureHeader: string;
   /** Opens the provider's payment page for a checkout the site has stored. */
-  startCheckout(checkout: CheckoutSession): Promise<HostedCheckout>;
-  /** The event a webhook delivery carries when its signature is the provider's, else null. */
-  verifyEvent(rawBody: string, signature: string | undefined, now: Date): BillingEvent | null;
+  startCheckout(checkout: CheckoutSession, context: CheckoutContext): Promise<HostedCheckout>;
+  /** Verifies a webhook delivery (signature over the raw body, age) and reads the event it carries. */
+  readEvent(rawBody: string, signature: string | undefined, now: Date): Promise<Delivery>;
+  /**
+   * The provider's own page where the customer manages the card on file, or undefined when the
+   * provider has none (test mode: the site's dashboard is the only place).
+   */
+  portalUrl?(subscription: Subscription, returnUrl: string): Promise<string>;
+  /**
+   * Ends the subscription when its period ends (true) or keeps it renewing (false). The site learns
+   * the outcome from the `subscription.updated` event the provider sends.
+   */
+  setCancelAtPeriodEnd(subscription: Subscription, cancel: boolean, now: Date): Promise<void>;
+  /**
+   * What moving to `plan` at `when` would charge, without changing anything, so the subscriber sees
+   * the amount before confirming.
+   */
+  previewPlanChange(
+    subscription: Subscription,
+    plan: PricePlan,
+    when: PlanChangeTiming,
+    now: Date,
+  ): Promise<PlanChangeQuote>;
+  /**
+   * Moves the subscription to `plan`: 'now' charges the prorated difference at once and reports
+   * `invoice.paid` and `subscription.updated`; 'period_end' schedules the plan for the renewal and
+   * reports `subscription.updated` with `scheduledPlanCode` (the subscription's own plan there
+   * clears a schedule and a pending cancellation).
+   */
+  changePlan(
+    subscription: Subscription,
+    plan: PricePlan,
+    when: PlanChangeTiming,
+    now: Date,
+  ): Promise<PlanChangeQuote>;
+}
+
+/** Why a provider could not do what the site asked, in words the subscriber can be shown (409). */
+export class ProviderRefusal extends Error {
+  override readonly name = 'ProviderRefusal';
 }
 
 /** The webhook secret: BILLING_WEBHOOK_SECRET, else one derived from the server secret. */

@@ -1,6 +1,14 @@
 import Stripe from 'stripe';
 import type { CheckoutSession, PricePlan, Subscription } from '../../db/schema.ts';
-import type { BillingEvent, HostedCheckout } from './provider.ts';
+import type {
+  BillingEvent,
+  CheckoutContext,
+  Delivery,
+  HostedCheckout,
+  PaymentProvider,
+  PlanChangeQuote,
+  PlanChangeTiming,
+} from './provider.ts';
 
 // The Stripe provider, on Stripe's official SDK, chosen when STRIPE_SECRET_KEY is set. The site keeps
 // its own catalogue and coupon rules: each plan is a Stripe product with a fixed id (created on first
@@ -18,22 +26,6 @@ export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = 300;
 export function stripeProductId(planCode: string): string {
   return `tickerlake_${planCode}`;
 }
-
-/** Where Stripe's hosted pages send the buyer back to. */
-export interface StripeReturnUrls {
-  success: string;
-  cancel: string;
-}
-
-/** What a checkout needs that the stored checkout does not hold. */
-export interface StripeCheckoutContext {
-  plan: PricePlan;
-  email: string;
-  urls: StripeReturnUrls;
-}
-
-/** What became of a verified delivery: a site event, or an event type the site does not act on. */
-export type StripeDelivery = { ok: true; event: BillingEvent | null } | { ok: false };
 
 type SubscriptionStatus = Extract<BillingEvent, { type: 'subscription.updated' }>['data']['status'];
 
@@ -116,7 +108,7 @@ const BILLING_REASONS = ['subscription_create', 'subscription_cycle'] as const;
  * The Stripe provider. `stripe` is the SDK client (tests point it at a local stand-in of Stripe's
  * API, which cannot be reached from here); `webhookSecret` is the endpoint's signing secret.
  */
-export class StripeProvider {
+export class StripeProvider implements PaymentProvider {
   readonly name = 'stripe';
   readonly signatureHeader = STRIPE_SIGNATURE_HEADER;
 
@@ -156,7 +148,7 @@ export class StripeProvider {
    * (already priced into the checkout) as a one-time amount off, the ids the webhook needs in the
    * metadata.
    */
-  async startCheckout(checkout: CheckoutSession, context: StripeCheckoutContext): Promise<HostedCheckout> {
+  async startCheckout(checkout: CheckoutSession, context: CheckoutContext): Promise<HostedCheckout> {
     const { plan } = context;
     const product = await this.ensureProduct(plan);
     const discountCents = plan.priceCents - checkout.amountCents;
@@ -211,27 +203,84 @@ export class StripeProvider {
     });
   }
 
-  /**
-   * Moves a subscription to `plan`: at once with the prorated difference invoiced and charged now
-   * (an upgrade), or at the period end (a downgrade), which Stripe does with a subscription
-   * schedule whose second phase is the new plan.
-   */
-  async changePlan(subscription: Subscription, plan: PricePlan, when: 'now' | 'period_end'): Promise<void> {
+  /** The subscription's one item, which carries its price. */
+  private async itemOf(subscription: Subscription): Promise<Stripe.SubscriptionItem> {
     const id = subscription.providerSubscriptionId;
-    const product = await this.ensureProduct(plan);
     const current = await this.stripe.subscriptions.retrieve(id);
     const item = current.items.data[0];
     if (!item) throw new Error(`Stripe subscription ${id} has no items`);
+    return item;
+  }
+
+  /** A change at the period end: nothing is charged now. */
+  private laterQuote(subscription: Subscription, plan: PricePlan): PlanChangeQuote {
+    return {
+      when: 'period_end',
+      effectiveAt: subscription.currentPeriodEnd,
+      amountDueCents: 0,
+      currency: plan.currency,
+      lines: [],
+    };
+  }
+
+  /**
+   * What moving to `plan` charges: for a change now, Stripe's own invoice preview with the
+   * proration as of `now` (the change itself passes the same proration date, so the charge is the
+   * amount shown).
+   */
+  async previewPlanChange(
+    subscription: Subscription,
+    plan: PricePlan,
+    when: PlanChangeTiming,
+    now: Date,
+  ): Promise<PlanChangeQuote> {
+    if (when === 'period_end') return this.laterQuote(subscription, plan);
+    const [product, item] = await Promise.all([this.ensureProduct(plan), this.itemOf(subscription)]);
+    const preview = await this.stripe.invoices.createPreview({
+      customer: subscription.providerCustomerId,
+      subscription: subscription.providerSubscriptionId,
+      subscription_details: {
+        items: [{ id: item.id, price_data: this.priceData(plan, product) }],
+        proration_behavior: 'always_invoice',
+        proration_date: Math.floor(now.getTime() / 1000),
+      },
+    });
+    return {
+      when: 'now',
+      effectiveAt: now,
+      amountDueCents: preview.amount_due,
+      currency: preview.currency,
+      lines: invoiceLines(preview),
+    };
+  }
+
+  /**
+   * Moves a subscription to `plan`: at once with the prorated difference invoiced and charged now
+   * (an upgrade), or at the period end (a downgrade), which Stripe does with a subscription
+   * schedule whose second phase is the new plan. Stripe then reports the change as events.
+   */
+  async changePlan(
+    subscription: Subscription,
+    plan: PricePlan,
+    when: PlanChangeTiming,
+    now: Date,
+  ): Promise<PlanChangeQuote> {
+    const id = subscription.providerSubscriptionId;
+    const product = await this.ensureProduct(plan);
+    const item = await this.itemOf(subscription);
     if (when === 'now') {
+      const quote = await this.previewPlanChange(subscription, plan, when, now);
       await this.stripe.subscriptions.update(id, {
         items: [{ id: item.id, price_data: this.priceData(plan, product) }],
         proration_behavior: 'always_invoice',
+        proration_date: Math.floor(now.getTime() / 1000),
         payment_behavior: 'error_if_incomplete',
         cancel_at_period_end: false,
         metadata: { planCode: plan.code, scheduledPlanCode: '' },
       });
-      return;
+      return quote;
     }
+    const current = await this.stripe.subscriptions.retrieve(id);
     const schedule =
       idOf(current.schedule) ??
       (await this.stripe.subscriptionSchedules.create({ from_subscription: id })).id;
@@ -250,13 +299,14 @@ export class StripeProvider {
       ],
     });
     await this.stripe.subscriptions.update(id, { metadata: { scheduledPlanCode: plan.code } });
+    return this.laterQuote(subscription, plan);
   }
 
   /**
    * Verifies a delivery with the SDK (signature and age) and translates it. Events the site does not
    * act on are answered as handled, so Stripe does not deliver them again.
    */
-  async readEvent(rawBody: string, signature: string | undefined, now: Date): Promise<StripeDelivery> {
+  async readEvent(rawBody: string, signature: string | undefined, now: Date): Promise<Delivery> {
     let event: Stripe.Event;
     try {
       event = this.stripe.webhooks.constructEvent(
@@ -356,7 +406,7 @@ export class StripeProvider {
           return {
             ...base,
             type: 'invoice.paid',
-            data: { ...common, reason: reason ?? 'subscription_update', cardLast4: null },
+            data: { ...common, reason: reason ?? 'subscription_update', cardLast4: null, couponCode: null },
           };
         }
         return {

@@ -1,13 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { CheckoutSession } from '../../db/schema.ts';
-import {
-  type BillingEvent,
-  type HostedCheckout,
-  parseEvent,
-  type PaymentProvider,
-  signatureMatches,
-  webhookSecret,
-} from './provider.ts';
+import { createHash, randomBytes } from 'node:crypto';
 
 // The test-mode provider: the site serves its hosted page, the card number decides the outcome as
 // Stripe's test cards do, and what happened is sent to the site's webhook as signed events, the same
@@ -16,9 +7,14 @@ import {
 /** Where the test-mode provider's hosted pages live on the site. */
 export const TEST_CHECKOUT_PATH = '/billing/checkout';
 
-/** What the card number decides. */
+/**
+ * What the card number decides. A card that pays may still decline its renewals (`renewals:
+ * 'decline'`): the behaviour of the card on file, kept with the provider's subscription.
+ */
 export type CardOutcome =
-  { kind: 'success' } | { kind: 'authenticate' } | { kind: 'declined'; code: string; message: string };
+  | { kind: 'success'; renewals?: 'decline' }
+  | { kind: 'authenticate' }
+  | { kind: 'declined'; code: string; message: string };
 
 /** The provider's messages, in Stripe's words, so the page reads as a real checkout would. */
 export const CARD_DECLINED_MESSAGE = 'Your card was declined.';
@@ -35,9 +31,14 @@ export const AUTHENTICATION_FAILED_MESSAGE =
 export const LIVE_CARD_MESSAGE =
   'Your card was declined. This checkout is in test mode, but used a non-test card. Use one of the test cards.';
 
-/** Stripe's test cards this provider knows (digits only). */
+/**
+ * Stripe's test cards this provider knows (digits only). 4000 0000 0000 0341 deviates from Stripe on
+ * purpose: Stripe refuses to attach it, so every charge fails; here it pays the checkout (and plan
+ * changes) and declines every renewal, which is what a failed renewal needs to be tried by hand.
+ */
 export const TEST_CARDS: Readonly<Record<string, CardOutcome>> = {
   '4242424242424242': { kind: 'success' },
+  '4000000000000341': { kind: 'success', renewals: 'decline' },
   '4000000000000002': { kind: 'declined', code: 'card_declined', message: CARD_DECLINED_MESSAGE },
   '4000000000009995': { kind: 'declined', code: 'insufficient_funds', message: INSUFFICIENT_FUNDS_MESSAGE },
   '4000000000000069': { kind: 'declined', code: 'expired_card', message: EXPIRED_CARD_MESSAGE },
@@ -91,8 +92,16 @@ export function expiryInFuture(value: string, now: Date): boolean {
 }
 
 /** A provider-style id: a prefix and 24 random hexadecimal digits. */
-export function testId(prefix: 'cs' | 'sub' | 'cus' | 'evt'): string {
+export function testId(prefix: 'cs' | 'sub' | 'cus' | 'evt' | 'in'): string {
   return `${prefix}_test_${randomBytes(12).toString('hex')}`;
+}
+
+/**
+ * A provider-style id that is the same every time for the same parts: a renewal sent again after a
+ * failed delivery carries the same event and invoice ids, which the webhook recognises.
+ */
+export function stableTestId(prefix: 'evt' | 'in', ...parts: string[]): string {
+  return `${prefix}_test_${createHash('sha256').update(parts.join('|')).digest('hex').slice(0, 24)}`;
 }
 
 /** The end of a billing period that starts at `start`: a calendar month or year later. */
@@ -101,43 +110,4 @@ export function periodEnd(start: Date, interval: 'month' | 'year'): Date {
   if (interval === 'year') end.setUTCFullYear(end.getUTCFullYear() + 1);
   else end.setUTCMonth(end.getUTCMonth() + 1);
   return end;
-}
-
-/** The event the provider sends once a checkout is paid: the subscription starts now. */
-export function checkoutCompletedEvent(
-  checkout: CheckoutSession,
-  details: { interval: 'month' | 'year'; cardLast4: string; customerId: string; now: Date },
-): BillingEvent {
-  return {
-    id: testId('evt'),
-    created: details.now.toISOString(),
-    type: 'checkout.completed',
-    data: {
-      checkoutId: checkout.id,
-      customerId: details.customerId,
-      subscriptionId: testId('sub'),
-      planCode: checkout.planCode,
-      amountCents: checkout.amountCents,
-      currency: checkout.currency,
-      cardLast4: details.cardLast4,
-      periodStart: details.now.toISOString(),
-      periodEnd: periodEnd(details.now, details.interval).toISOString(),
-    },
-  };
-}
-
-/** The test-mode provider: the default here and in tests. */
-export const testModeProvider: PaymentProvider = {
-  name: 'test',
-  startCheckout(checkout: CheckoutSession): Promise<HostedCheckout> {
-    return Promise.resolve({ url: `${TEST_CHECKOUT_PATH}/${checkout.id}` });
-  },
-  verifyEvent(rawBody: string, signature: string | undefined, now: Date): BillingEvent | null {
-    return signatureMatches(webhookSecret(), rawBody, signature, now) ? parseEvent(rawBody) : null;
-  },
-};
-
-/** The provider the site uses; only the test-mode one exists so far. */
-export function paymentProvider(): PaymentProvider {
-  return testModeProvider;
 }
