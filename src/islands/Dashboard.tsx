@@ -22,6 +22,7 @@ import {
   CHANGE_PLAN_PAGE,
   closeCancelDialog,
   INVOICES_PAGE,
+  manageCard,
   resumeSubscription,
 } from '../lib/stores/subscription.ts';
 import { Dialog } from './parts/Dialog.tsx';
@@ -194,6 +195,19 @@ function BillingCard(): ReactNode {
         <a className="btn btn-secondary btn-sm" href={CHANGE_PLAN_PAGE}>
           Change plan
         </a>
+        {card.canManageCard && (
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            disabled={busy}
+            aria-describedby={noteId}
+            onClick={() => {
+              void manageCard();
+            }}
+          >
+            Update payment method
+          </button>
+        )}
         <a className="btn btn-secondary btn-sm" href={INVOICES_PAGE}>
           Invoices
         </a>

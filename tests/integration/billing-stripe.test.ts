@@ -240,6 +240,53 @@ describe.each(databaseTargets())('billing through Stripe on $name', (target) => 
     expect(mail.map((m) => m.kind)).toContain('BILLING_RECEIPT');
   });
 
+  it("opens Stripe's Customer Portal for a Stripe subscriber's card, and explains its absence in test mode", async () => {
+    const { userId, token } = await buyer();
+    const { checkoutId } = await openCheckout(token);
+    const subscriptionId = `sub_${randomUUID().slice(0, 8)}`;
+    const metadata = { planCode: 'monthlyT2', userId, checkoutId };
+    standIn.answers.set(
+      `GET /v1/subscriptions/${subscriptionId}`,
+      stripeSubscription(subscriptionId, metadata),
+    );
+    await app.request(
+      '/billing/webhook',
+      stripeDelivery('checkout.session.completed', {
+        id: 'cs_stripe_2',
+        object: 'checkout.session',
+        mode: 'subscription',
+        client_reference_id: checkoutId,
+        customer: 'cus_stand_in',
+        subscription: subscriptionId,
+        amount_total: 3900,
+        currency: 'usd',
+        metadata,
+      }),
+    );
+    const auth = { Authorization: `Bearer ${token}` };
+    const state = (await (
+      await app.request('/portal/billing/subscription', { headers: auth })
+    ).json()) as Json;
+    expect(state.subscription).toMatchObject({ cardManagedByProvider: true });
+    standIn.answers.set('POST /v1/billing_portal/sessions', {
+      id: 'bps_1',
+      object: 'billing_portal.session',
+      url: 'https://billing.example/session/bps_1',
+    });
+    const opened = await app.request('/portal/billing/payment-method', post({}, auth));
+    expect(await opened.json()).toEqual({ url: 'https://billing.example/session/bps_1' });
+    const portal = standIn.requests.find((r) => r.path === '/v1/billing_portal/sessions')?.body;
+    expect(portal?.get('customer')).toBe('cus_stand_in');
+    expect(portal?.get('return_url')).toMatch(/\/developer\/docs\/dashboard$/);
+
+    const free = await buyer();
+    const none = await app.request(
+      '/portal/billing/payment-method',
+      post({}, { Authorization: `Bearer ${free.token}` }),
+    );
+    expect(none.status).toBe(409);
+  });
+
   it('answers an event it does not act on as handled, and refuses one not signed by Stripe', async () => {
     const ignored = await app.request(
       '/billing/webhook',

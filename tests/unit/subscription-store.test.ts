@@ -8,6 +8,7 @@ import {
   askToCancel,
   cancelSubscription,
   loadSubscription,
+  manageCard,
   planChangeSummary,
   resetSubscription,
   type SubscriptionInfo,
@@ -22,6 +23,7 @@ const ACTIVE: SubscriptionInfo = {
   cancelAtPeriodEnd: false,
   scheduledPlanCode: null,
   nextPaymentAttemptAt: null,
+  cardManagedByProvider: false,
 };
 
 const plan = (code: string, name: string): PricePlan => ({ code, name }) as PricePlan;
@@ -94,6 +96,46 @@ describe('the plan and billing card', () => {
       note: 'You have no active subscription.',
       noteType: 'error',
       subscription: null,
+    });
+  });
+});
+
+describe("the provider's page for the card on file", () => {
+  beforeEach(() => {
+    resetSubscription();
+  });
+
+  it('is offered only when the provider has one', async () => {
+    await loadSubscription(answering(ACTIVE));
+    expect($subscriptionCard.get()).toMatchObject({ canManageCard: false });
+    await loadSubscription(answering({ ...ACTIVE, cardManagedByProvider: true }));
+    expect($subscriptionCard.get()).toMatchObject({ canManageCard: true });
+  });
+
+  it("sends the subscriber to the provider's page, and says why when it is refused", async () => {
+    const visited: string[] = [];
+    await manageCard(
+      () => Promise.resolve({ url: 'https://billing.example/session/1' }),
+      (url) => visited.push(url),
+    );
+    expect(visited).toEqual(['https://billing.example/session/1']);
+    expect($subscription.get().busy).toBe(true);
+    resetSubscription();
+    await manageCard(
+      () =>
+        Promise.reject(
+          new ApiError(409, 'subscription: No page for this card.', {
+            error: 'subscription: No page for this card.',
+            field: 'subscription',
+          }),
+        ),
+      (url) => visited.push(url),
+    );
+    expect(visited).toHaveLength(1);
+    expect($subscription.get()).toMatchObject({
+      busy: false,
+      note: 'No page for this card.',
+      noteType: 'error',
     });
   });
 });

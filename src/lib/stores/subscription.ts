@@ -14,6 +14,8 @@ export interface SubscriptionInfo {
   cancelAtPeriodEnd: boolean;
   scheduledPlanCode: string | null;
   nextPaymentAttemptAt: string | null;
+  /** The provider has its own page for the card on file (Stripe's Customer Portal). */
+  cardManagedByProvider: boolean;
 }
 
 /** What a plan change does, as the portal answers its preview and the change itself. */
@@ -149,6 +151,25 @@ export function cancelSubscription(ask: SubscriptionRequest = request): Promise<
   return change('billing/cancel', ask);
 }
 
+/**
+ * Opens the provider's page for the card on file (Stripe's Customer Portal), which sends the
+ * subscriber back to the dashboard; a refusal is said beside the buttons.
+ */
+export async function manageCard(
+  ask: () => Promise<unknown> = () => portal<unknown>('billing/payment-method', { method: 'POST', body: {} }),
+  go: (url: string) => void = (url) => window.location.assign(url),
+): Promise<void> {
+  if ($subscription.get().busy) return;
+  $subscription.set({ ...$subscription.get(), busy: true, note: '' });
+  try {
+    const answer = (await ask()) as { url?: unknown };
+    if (typeof answer.url !== 'string') throw new Error('The payment page did not answer with an address.');
+    go(answer.url);
+  } catch (error) {
+    $subscription.set({ ...$subscription.get(), busy: false, note: refusalText(error), noteType: 'error' });
+  }
+}
+
 /** Takes back a cancellation before the period ends. */
 export function resumeSubscription(ask: SubscriptionRequest = request): Promise<void> {
   return change('billing/resume', ask);
@@ -170,6 +191,8 @@ export type SubscriptionCardView =
       periodEnd: string;
       canCancel: boolean;
       canResume: boolean;
+      /** The card on file can be changed on the provider's page. */
+      canManageCard: boolean;
     };
 
 /** The card's view, from the subscription and the catalogue's plan names. */
@@ -190,6 +213,7 @@ export const $subscriptionCard = computed([$subscription, $pricing], (state): Su
       periodEnd: '',
       canCancel: false,
       canResume: false,
+      canManageCard: false,
     };
   }
   if (sub.status === 'past_due') {
@@ -203,6 +227,7 @@ export const $subscriptionCard = computed([$subscription, $pricing], (state): Su
       periodEnd: end,
       canCancel: true,
       canResume: false,
+      canManageCard: sub.cardManagedByProvider,
     };
   }
   if (sub.cancelAtPeriodEnd) {
@@ -215,6 +240,7 @@ export const $subscriptionCard = computed([$subscription, $pricing], (state): Su
       periodEnd: end,
       canCancel: false,
       canResume: true,
+      canManageCard: sub.cardManagedByProvider,
     };
   }
   return {
@@ -229,6 +255,7 @@ export const $subscriptionCard = computed([$subscription, $pricing], (state): Su
     periodEnd: end,
     canCancel: true,
     canResume: false,
+    canManageCard: sub.cardManagedByProvider,
   };
 });
 

@@ -310,6 +310,18 @@ export function portalBillingRoutes(deliver: WebhookTransport) {
       c.header('Cache-Control', 'no-store');
       return c.json({ cancelAtPeriodEnd: false, subscription: await subscriptionOf(c.var.db, who.userId) });
     })
+    .post('/billing/payment-method', requireUser(), jsonBody(emptyBody), changeLimit, async (c) => {
+      const who = c.var.caller;
+      if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
+      const subscription = await subscriptionRow(c.var.db, who.userId);
+      const seller = subscription && provider(c, subscription);
+      if (!subscription || !seller?.portalUrl) {
+        return apiError(c, 409, NO_CARD_PAGE_MESSAGE, { field: 'subscription' });
+      }
+      const url = await seller.portalUrl(subscription, `${siteUrl()}${AUTH_LINKS.dashboard}`);
+      c.header('Cache-Control', 'no-store');
+      return c.json({ url });
+    })
     .get('/billing/change-plan/preview', requireUser(), previewLimit, async (c) => {
       const who = c.var.caller;
       if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
@@ -413,6 +425,10 @@ export function portalBillingRoutes(deliver: WebhookTransport) {
       return c.json({ profile: await saveBillingDetails(c.var.db, who.userId, c.req.valid('json')) });
     });
 }
+
+/** A subscription whose provider has no page for the card on file (test mode charges the checkout's card). */
+export const NO_CARD_PAGE_MESSAGE =
+  'subscription: The card on file of a test-mode subscription is the one paid with at checkout and cannot be changed; cancel and subscribe again to use another.';
 
 /** The refusal of a delivery whose signature is not the provider's. */
 export const BAD_SIGNATURE_MESSAGE = 'The event signature is missing or invalid.';

@@ -49,6 +49,8 @@ export interface SubscriptionView {
   scheduledPlanCode: string | null;
   /** When a failed renewal is tried again (status past_due), or null. */
   nextPaymentAttemptAt: string | null;
+  /** The provider has a page where the subscriber changes the card on file (Stripe's Customer Portal). */
+  cardManagedByProvider: boolean;
 }
 
 /** A checkout as its hosted page shows it. */
@@ -163,6 +165,7 @@ export async function subscriptionOf(db: Db, userId: string): Promise<Subscripti
     cancelAtPeriodEnd: row.cancelAtPeriodEnd,
     scheduledPlanCode: row.scheduledPlanCode,
     nextPaymentAttemptAt: row.nextPaymentAttemptAt?.toISOString() ?? null,
+    cardManagedByProvider: row.provider === 'stripe',
   };
 }
 
