@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSessionToken } from '../../src/server/auth/sign-in.ts';
 import { startSession } from '../../src/server/auth/sessions.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
@@ -13,7 +13,6 @@ import {
   subscriptions,
   users,
 } from '../../src/server/db/schema.ts';
-import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { CHECKOUT_LIMIT } from '../../src/server/routes/billing.ts';
 import {
   type BillingEvent,
@@ -31,35 +30,14 @@ import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { createUser } from '../../src/server/services/users.ts';
 import { billingAppOn, post } from './accounts-app.ts';
 import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
+import { TEST_CARD, useBillingEnvironment } from './billing-support.ts';
 import { databaseTargets } from './databases.ts';
 
 type Json = Record<string, unknown>;
 
-const saved = { ...process.env };
+const CARD = TEST_CARD;
 
-const CARD = {
-  cardNumber: '4242 4242 4242 4242',
-  expiry: '12 / 34',
-  cvc: '123',
-  name: 'Ada Lovelace',
-  addressLine1: '1 Analytical Way',
-  city: 'London',
-  postalCode: 'N1 9GU',
-  country: 'GB',
-};
-
-beforeEach(async () => {
-  process.env.DATA_DIR = 'memory://';
-  delete process.env.DATABASE_URL;
-  delete process.env.REDIS_URL;
-  delete process.env.BILLING_WEBHOOK_SECRET;
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
-  await closeSharedRateLimitStore();
-});
-
-afterEach(() => {
-  process.env = { ...saved };
-});
+useBillingEnvironment();
 
 async function json(res: Response): Promise<Json> {
   return (await res.json()) as Json;

@@ -1,33 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { extractText } from 'unpdf';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSessionToken } from '../../src/server/auth/sign-in.ts';
 import { startSession } from '../../src/server/auth/sessions.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { coupons, users } from '../../src/server/db/schema.ts';
-import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { NO_SUCH_INVOICE_MESSAGE } from '../../src/server/routes/billing.ts';
 import { recordInvoice } from '../../src/server/services/billing/invoices.ts';
 import { createUser } from '../../src/server/services/users.ts';
 import type { BillingProfileView, InvoiceView } from '../../src/lib/invoices.ts';
 import { billingAppOn, bearer, post } from './accounts-app.ts';
+import { TEST_CARD, useBillingEnvironment } from './billing-support.ts';
 import { databaseTargets } from './databases.ts';
 
 type Json = Record<string, unknown>;
 
-const saved = { ...process.env };
-
-const CARD = {
-  cardNumber: '4242 4242 4242 4242',
-  expiry: '12 / 34',
-  cvc: '123',
-  name: 'Ada Lovelace',
-  addressLine1: '1 Analytical Way',
-  city: 'London',
-  postalCode: 'N1 9GU',
-  country: 'GB',
-};
+const CARD = TEST_CARD;
 
 const PROFILE = {
   name: 'Analytical Engines Ltd',
@@ -40,18 +29,7 @@ const PROFILE = {
   },
 };
 
-beforeEach(async () => {
-  process.env.DATA_DIR = 'memory://';
-  delete process.env.DATABASE_URL;
-  delete process.env.REDIS_URL;
-  delete process.env.BILLING_WEBHOOK_SECRET;
-  process.env.FIREBASE_AUTH_EMULATOR_HOST = inject('authEmulatorHost');
-  await closeSharedRateLimitStore();
-});
-
-afterEach(() => {
-  process.env = { ...saved };
-});
+useBillingEnvironment();
 
 async function json<T = Json>(res: Response): Promise<T> {
   return (await res.json()) as T;

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { getDatabase, type Database, type Db } from '../db/client.ts';
 import { statusProbeIntervalMs } from '../app/config.ts';
+import { Repeat } from '../app/repeat.ts';
+import { tryTransactionLock } from '../db/locks.ts';
 import { redactSecrets } from '../app/errors.ts';
 import { rootCause } from '../app/health.ts';
 import { DAY_MS, isoDay } from '../../lib/iso-date.ts';
@@ -82,17 +83,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Whether the transaction took the round's advisory lock (postgres-js answers rows, PGlite `{rows}`). */
-async function tryRoundLock(tx: Db): Promise<boolean> {
-  const answer: unknown = await tx.execute(
-    sql`select pg_try_advisory_xact_lock(${STATUS_LOCK_KEY}) as locked`,
-  );
-  const rows = (Array.isArray(answer) ? answer : (answer as { rows: unknown[] }).rows) as {
-    locked?: boolean;
-  }[];
-  return rows[0]?.locked === true;
-}
-
 /** The overall state: the worst core component; an endpoint group's problem makes it degraded at most. */
 export function overallState(
   components: readonly ComponentStatus[],
@@ -121,9 +111,8 @@ export class StatusMonitor {
   private pending: CheckResult[] = [];
   private stored: StoredView | undefined;
   private storedReading: Promise<StoredView | undefined> | undefined;
-  private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<RoundOutcome> | undefined;
-  private running = false;
+  private readonly schedule: Repeat;
   private lastFailure = '';
   /** How many of the waiting results the store under way writes. */
   private writing = 0;
@@ -132,31 +121,19 @@ export class StatusMonitor {
     this.probes = options.probes ?? [];
     this.database = options.database ?? getDatabase;
     this.intervalMs = options.intervalMs ?? statusProbeIntervalMs();
+    this.schedule = new Repeat(this.intervalMs, () => this.runRound());
     this.now = options.now ?? Date.now;
     this.log = options.log ?? ((line) => console.warn(line));
   }
 
   /** Probes now, then once per interval until stop(); rounds never overlap. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    const tick = (): void => {
-      this.timer = undefined;
-      void this.runRound().finally(() => {
-        if (this.running) {
-          this.timer = setTimeout(tick, this.intervalMs);
-          this.timer.unref();
-        }
-      });
-    };
-    tick();
+    this.schedule.start();
   }
 
   /** Stops the schedule and waits for the round in flight (its probes are bounded by their time limit). */
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    await this.schedule.stop();
     await this.inFlight?.catch(() => undefined);
   }
 
@@ -218,7 +195,7 @@ export class StatusMonitor {
         database.kind === 'pglite'
           ? await this.store(database.db, await probeOnce())
           : await database.db.transaction(async (tx) => {
-              if (!(await tryRoundLock(tx))) return 'taken';
+              if (!(await tryTransactionLock(tx, STATUS_LOCK_KEY))) return 'taken';
               const since = new Date(this.now() - this.intervalMs * 0.9);
               if ((await latestCheckAt(tx, since)) !== undefined) return 'taken';
               return this.store(tx, await probeOnce());

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { billingRenewalIntervalMs } from '../../app/config.ts';
-import { getDatabase, type Database, type Db } from '../../db/client.ts';
+import { Repeat } from '../../app/repeat.ts';
+import { getDatabase, type Database } from '../../db/client.ts';
+import { tryTransactionLock } from '../../db/locks.ts';
 import type { WebhookTransport } from './provider.ts';
 import { renewTestSubscriptions, type RenewalSummary } from './test-mode-provider.ts';
 
@@ -24,17 +25,6 @@ export const RENEWAL_LOCK_KEY = 0x72656e77;
 /** What a round did: renewed (with what it did), or left the round to another instance. */
 export type RenewalRound = ({ kind: 'done' } & RenewalSummary) | { kind: 'taken' };
 
-/** Whether the transaction took the round's advisory lock (postgres-js answers rows, PGlite `{rows}`). */
-async function tryRenewalLock(tx: Db): Promise<boolean> {
-  const answer: unknown = await tx.execute(
-    sql`select pg_try_advisory_xact_lock(${RENEWAL_LOCK_KEY}, hashtext(current_schema())) as locked`,
-  );
-  const rows = (Array.isArray(answer) ? answer : (answer as { rows: unknown[] }).rows) as {
-    locked?: boolean;
-  }[];
-  return rows[0]?.locked === true;
-}
-
 /**
  * One renewal round at `now` on `database`: on PostgreSQL only by the instance that takes the lock.
  * The time is a parameter so tests move a fake clock past period ends and retry dates.
@@ -49,7 +39,7 @@ export async function runRenewalRound(
     return { kind: 'done', ...(await renewTestSubscriptions({ db: database.db, deliver }, now, log)) };
   }
   return database.db.transaction(async (tx) => {
-    if (!(await tryRenewalLock(tx))) return { kind: 'taken' as const };
+    if (!(await tryTransactionLock(tx, RENEWAL_LOCK_KEY))) return { kind: 'taken' as const };
     return { kind: 'done' as const, ...(await renewTestSubscriptions({ db: tx, deliver }, now, log)) };
   });
 }
@@ -71,36 +61,23 @@ export interface RenewalJobOptions {
 export class RenewalJob {
   readonly intervalMs: number;
   private readonly options: RenewalJobOptions;
-  private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<RenewalRound | undefined> | undefined;
-  private running = false;
+  private readonly schedule: Repeat;
 
   constructor(options: RenewalJobOptions) {
     this.options = options;
     this.intervalMs = options.intervalMs ?? billingRenewalIntervalMs();
+    this.schedule = new Repeat(this.intervalMs, () => this.runRound());
   }
 
   /** Renews now, then once per interval until stop(). */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    const tick = (): void => {
-      this.timer = undefined;
-      void this.runRound().finally(() => {
-        if (this.running) {
-          this.timer = setTimeout(tick, this.intervalMs);
-          this.timer.unref();
-        }
-      });
-    };
-    tick();
+    this.schedule.start();
   }
 
   /** Stops the schedule and waits for the round in flight. */
   async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    await this.schedule.stop();
     await this.inFlight;
   }
 

@@ -287,6 +287,23 @@ export function cancellationBody(planName: string, endsAt: Date, dashboardUrl: s
   ].join('\n');
 }
 
+/**
+ * The subscription a subscription event is about, or why the event changes nothing: 'ignored' for
+ * a subscription the site does not hold, 'stale' when a newer event was applied already.
+ */
+async function subscriptionForEvent(
+  db: Db,
+  providerSubscriptionId: string,
+  at: Date,
+): Promise<Subscription | 'ignored' | 'stale'> {
+  const [existing] = await db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.providerSubscriptionId, providerSubscriptionId));
+  if (!existing) return 'ignored';
+  return existing.lastEventAt.getTime() > at.getTime() ? 'stale' : existing;
+}
+
 async function applySubscriptionUpdated(
   db: Db,
   event: SubscriptionUpdated,
@@ -294,12 +311,8 @@ async function applySubscriptionUpdated(
 ): Promise<EventOutcome> {
   const { data } = event;
   const at = new Date(event.created);
-  const [existing] = await db
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.providerSubscriptionId, data.subscriptionId));
-  if (!existing) return 'ignored';
-  if (existing.lastEventAt.getTime() > at.getTime()) return 'stale';
+  const existing = await subscriptionForEvent(db, data.subscriptionId, at);
+  if (typeof existing === 'string') return existing;
   const plan = await activePlan(db, data.planCode);
   if (!plan) return 'ignored';
   const scheduled = data.scheduledPlanCode === null ? undefined : await planNamed(db, data.scheduledPlanCode);
@@ -515,12 +528,8 @@ async function applySubscriptionDeleted(
 ): Promise<EventOutcome> {
   const { data } = event;
   const at = new Date(event.created);
-  const [existing] = await db
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.providerSubscriptionId, data.subscriptionId));
-  if (!existing) return 'ignored';
-  if (existing.lastEventAt.getTime() > at.getTime()) return 'stale';
+  const existing = await subscriptionForEvent(db, data.subscriptionId, at);
+  if (typeof existing === 'string') return existing;
   await db
     .update(subscriptions)
     .set({
