@@ -8,7 +8,7 @@ import { requireUser, SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, type JsonInput } from '../middleware/validate.ts';
 import { checkCoupon, couponPrice } from '../services/price-plans.ts';
-import { INVOICE_NUMBER_PATTERN, invoiceFilename, isCountryCode } from '../../lib/invoices.ts';
+import { invoiceFilename, isCountryCode } from '../../lib/invoices.ts';
 import { billingDetailsOf, saveBillingDetails } from '../services/billing/billing-profiles.ts';
 import { invoicePdf } from '../services/billing/invoice-pdf.ts';
 import { invoicesOf, readableInvoice } from '../services/billing/invoices.ts';
@@ -389,22 +389,16 @@ export function portalBillingRoutes(deliver: WebhookTransport) {
     .get('/billing/invoices/:number', requireUser(), async (c) => {
       const who = c.var.caller;
       if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
-      const number = c.req.param('number');
       c.header('Cache-Control', 'no-store');
-      const invoice = INVOICE_NUMBER_PATTERN.test(number)
-        ? await readableInvoice(c.var.db, number, who)
-        : undefined;
+      const invoice = await readableInvoice(c.var.db, c.req.param('number'), who);
       if (!invoice) return apiError(c, 404, NO_SUCH_INVOICE_MESSAGE);
       return c.json({ invoice });
     })
     .get('/billing/invoices/:number/pdf', requireUser(), async (c) => {
       const who = c.var.caller;
       if (who.kind !== 'user') return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
-      const number = c.req.param('number');
       c.header('Cache-Control', 'no-store');
-      const invoice = INVOICE_NUMBER_PATTERN.test(number)
-        ? await readableInvoice(c.var.db, number, who)
-        : undefined;
+      const invoice = await readableInvoice(c.var.db, c.req.param('number'), who);
       if (!invoice) return apiError(c, 404, NO_SUCH_INVOICE_MESSAGE);
       const pdf = await invoicePdf(invoice);
       return c.body(new Uint8Array(pdf), 200, {

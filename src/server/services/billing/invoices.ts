@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { InvoiceView } from '../../../lib/invoices.ts';
+import { INVOICE_NUMBER_PATTERN, type InvoiceView } from '../../../lib/invoices.ts';
 import type { Db } from '../../db/client.ts';
 import {
   billingProfiles,
@@ -152,13 +152,15 @@ export async function invoicesOf(db: Db, userId: string): Promise<InvoiceView[]>
 /**
  * The invoice with this number when `reader` may read it (its owner, or an administrator), else
  * undefined: someone else's invoice and a number that does not exist look the same, so the numbers,
- * which run in sequence, tell nobody whose invoices exist.
+ * which run in sequence, tell nobody whose invoices exist. Anything not shaped like an invoice
+ * number is not looked up.
  */
 export async function readableInvoice(
   db: Db,
   number: string,
   reader: InvoiceReader,
 ): Promise<InvoiceView | undefined> {
+  if (!INVOICE_NUMBER_PATTERN.test(number)) return undefined;
   const [row] = await db
     .select({ invoice: invoices, planName: pricePlans.name })
     .from(invoices)
