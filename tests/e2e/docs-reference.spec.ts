@@ -23,7 +23,7 @@ test.describe('API reference', () => {
     ).toBeVisible();
     const parameters = page.getByRole('region', { name: 'Table: parameters' });
     await expect(parameters.getByRole('row', { name: /^symbol\s*string, required/ })).toBeVisible();
-    await expect(page.getByText(/the last year on Free, the last 10 years on Starter/)).toBeVisible();
+    await expect(page.getByText(/the last 5 years on Free, the last 10 years on Starter/)).toBeVisible();
     await expect(page.getByText(/^The first 3 of the [\d,]+ rows of a real answer/)).toBeVisible();
     await expect(
       page.getByRole('region', { name: 'Table: errors' }).getByRole('cell', { name: '402' }),
