@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signSessionToken } from '../../src/server/auth/sign-in.ts';
-import { startSession } from '../../src/server/auth/sessions.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import { invoices, outboxEmails, subscriptions, users } from '../../src/server/db/schema.ts';
 import { closeSharedRateLimitStore } from '../../src/server/middleware/rate-limit-store.ts';
@@ -11,9 +9,9 @@ import {
   checkPaymentSettings,
   STRIPE_WEBHOOK_SECRET_MISSING,
 } from '../../src/server/services/billing/payment-provider.ts';
-import { createUser } from '../../src/server/services/users.ts';
 import { startStripeStandIn, type StripeStandIn } from '../fixtures/stripe-stand-in.ts';
 import { billingAppOn, post } from './accounts-app.ts';
+import { type SignedInAccount, signedInAccount } from './billing-support.ts';
 import { databaseTargets } from './databases.ts';
 
 // The Stripe path through the real routes: the checkout call reaches Stripe's API (a local stand-in,
@@ -109,14 +107,7 @@ describe.each(databaseTargets())('billing through Stripe on $name', (target) => 
     await database.close();
   });
 
-  async function buyer(): Promise<{ userId: string; email: string; token: string }> {
-    const user = await createUser(db(), {
-      firebaseUid: `uid-${randomUUID()}`,
-      email: `stripe.${randomUUID().slice(0, 8)}@example.com`,
-    });
-    const session = await startSession(db(), user.id);
-    return { userId: user.id, email: user.email, token: await signSessionToken(user, session.sessionId) };
-  }
+  const buyer = (): Promise<SignedInAccount> => signedInAccount(db(), 'stripe');
 
   async function openCheckout(token: string): Promise<{ checkoutId: string; url: string }> {
     standIn.answers.set('POST /v1/products', { id: 'tickerlake_monthlyT2', object: 'product' });

@@ -14,12 +14,7 @@ import {
   users,
 } from '../../src/server/db/schema.ts';
 import { CHECKOUT_LIMIT } from '../../src/server/routes/billing.ts';
-import {
-  type BillingEvent,
-  SIGNATURE_HEADER,
-  signPayload,
-  webhookSecret,
-} from '../../src/server/services/billing/provider.ts';
+import { type BillingEvent, signedDelivery } from '../../src/server/services/billing/provider.ts';
 import {
   AUTHENTICATION_FAILED_MESSAGE,
   CARD_DECLINED_MESSAGE,
@@ -30,7 +25,7 @@ import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { createUser } from '../../src/server/services/users.ts';
 import { billingAppOn, post } from './accounts-app.ts';
 import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
-import { TEST_CARD, useBillingEnvironment } from './billing-support.ts';
+import { signedInAccount, TEST_CARD, useBillingEnvironment } from './billing-support.ts';
 import { databaseTargets } from './databases.ts';
 
 type Json = Record<string, unknown>;
@@ -41,28 +36,6 @@ useBillingEnvironment();
 
 async function json(res: Response): Promise<Json> {
   return (await res.json()) as Json;
-}
-
-/** A signed-in account on the free plan. */
-async function account(db: Db): Promise<{ userId: string; email: string; token: string }> {
-  const user = await createUser(db, {
-    firebaseUid: `uid-${randomUUID()}`,
-    email: `buyer.${randomUUID().slice(0, 8)}@example.com`,
-  });
-  const session = await startSession(db, user.id);
-  return { userId: user.id, email: user.email, token: await signSessionToken(user, session.sessionId) };
-}
-
-function signed(event: BillingEvent, secret = webhookSecret()): RequestInit & { body: string } {
-  const body = JSON.stringify(event);
-  return {
-    method: 'POST',
-    body,
-    headers: {
-      'Content-Type': 'application/json',
-      [SIGNATURE_HEADER]: signPayload(secret, body, new Date()),
-    },
-  };
 }
 
 describe.each(databaseTargets())('billing on $name', (target) => {
@@ -120,7 +93,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
       ['an unknown field', { planCode: 'monthlyT2', seats: 3 }, 'seats'],
       ['an unknown coupon', { planCode: 'monthlyT2', couponCode: 'NOPE' }, 'couponCode'],
     ])('refuses %s with 400 naming the field', async (_label, body, field) => {
-      const { token } = await account(db());
+      const { token } = await signedInAccount(db(), 'buyer');
       const res = await app.request(
         '/portal/billing/checkout',
         post(body, { Authorization: `Bearer ${token}` }),
@@ -131,7 +104,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
 
     it('refuses an inactive plan with 400 naming planCode', async () => {
       await db().update(pricePlans).set({ active: false }).where(eq(pricePlans.code, 'annualT3'));
-      const { token } = await account(db());
+      const { token } = await signedInAccount(db(), 'buyer');
       const res = await app.request(
         '/portal/billing/checkout',
         post({ planCode: 'annualT3' }, { Authorization: `Bearer ${token}` }),
@@ -144,7 +117,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
     it('prices the checkout with a coupon get-price-plans accepts, and charges and receipts that price', async () => {
       const code = `SAVE${randomUUID().slice(0, 6).toUpperCase()}`;
       await db().insert(coupons).values({ code, percentOff: 25 });
-      const { token, email } = await account(db());
+      const { token, email } = await signedInAccount(db(), 'buyer');
       const id = await openCheckout(token, { planCode: 'monthlyT2', couponCode: code.toLowerCase() });
       const [checkout] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, id));
       expect(checkout).toMatchObject({ amountCents: 2925, couponCode: code, planCode: 'monthlyT2' });
@@ -156,7 +129,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
 
   describe('limits of checkouts', () => {
     it('lets one account open at most CHECKOUT_LIMIT checkouts in the window, then answers 429', async () => {
-      const { token } = await account(db());
+      const { token } = await signedInAccount(db(), 'buyer');
       for (let i = 0; i < CHECKOUT_LIMIT; i += 1) await openCheckout(token);
       const res = await app.request(
         '/portal/billing/checkout',
@@ -167,7 +140,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
     });
 
     it('refuses to charge an expired checkout with 410', async () => {
-      const { token, userId } = await account(db());
+      const { token, userId } = await signedInAccount(db(), 'buyer');
       const id = await openCheckout(token);
       await db()
         .update(checkoutSessions)
@@ -184,7 +157,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
 
   describe('paying on the test-mode checkout', () => {
     it('activates the subscription, moves the account to the plan and emails a receipt after 4242', async () => {
-      const { token, userId, email } = await account(db());
+      const { token, userId, email } = await signedInAccount(db(), 'buyer');
       expect(await subscriptionAnswer(token)).toEqual({ subscription: null });
       const id = await openCheckout(token);
       const res = await pay(id);
@@ -210,7 +183,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
     });
 
     it('charges a checkout once: paying it again is refused with 409', async () => {
-      const { token, email } = await account(db());
+      const { token, email } = await signedInAccount(db(), 'buyer');
       const id = await openCheckout(token);
       expect((await pay(id)).status).toBe(200);
       expect((await pay(id)).status).toBe(409);
@@ -222,7 +195,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
       ['4000 0000 0000 9995', INSUFFICIENT_FUNDS_MESSAGE],
       ['4000 0000 0000 0069', EXPIRED_CARD_MESSAGE],
     ])('declines %s with the provider message and charges nothing', async (cardNumber, message) => {
-      const { token, userId, email } = await account(db());
+      const { token, userId, email } = await signedInAccount(db(), 'buyer');
       const id = await openCheckout(token);
       const res = await pay(id, { ...CARD, cardNumber });
       expect(res.status).toBe(402);
@@ -235,7 +208,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
     });
 
     it('refuses an expiry in the past naming the field, before any card is tried', async () => {
-      const { token } = await account(db());
+      const { token } = await signedInAccount(db(), 'buyer');
       const id = await openCheckout(token);
       const res = await pay(id, { ...CARD, expiry: '01 / 20' });
       expect(res.status).toBe(400);
@@ -243,7 +216,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
     });
 
     it('asks for the extra confirmation with 3155, and pays only once it is completed', async () => {
-      const { token, userId, email } = await account(db());
+      const { token, userId, email } = await signedInAccount(db(), 'buyer');
       const id = await openCheckout(token);
       const res = await pay(id, { ...CARD, cardNumber: '4000 0025 0000 3155' });
       expect(res.status).toBe(200);
@@ -259,7 +232,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
     });
 
     it('charges nothing when the extra confirmation of 3155 fails, and the card form can be used again', async () => {
-      const { token, userId, email } = await account(db());
+      const { token, userId, email } = await signedInAccount(db(), 'buyer');
       const id = await openCheckout(token);
       await pay(id, { ...CARD, cardNumber: '4000002500003155' });
       const failed = await app.request(
@@ -277,7 +250,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
 
   describe('POST /billing/webhook', () => {
     async function subscribed(): Promise<{ userId: string; token: string; subscriptionId: string }> {
-      const { token, userId } = await account(db());
+      const { token, userId } = await signedInAccount(db(), 'buyer');
       await pay(await openCheckout(token));
       const [row] = await db().select().from(subscriptions).where(eq(subscriptions.userId, userId));
       return { userId, token, subscriptionId: row?.providerSubscriptionId ?? '' };
@@ -307,7 +280,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
     it('refuses an event signed with another secret, or unsigned, with 400 and changes nothing', async () => {
       const { userId, subscriptionId } = await subscribed();
       const event = update(subscriptionId, 'canceled', new Date(Date.now() + 1000));
-      const forged = await app.request('/billing/webhook', signed(event, 'not-the-provider-secret'));
+      const forged = await app.request('/billing/webhook', signedDelivery(event, 'not-the-provider-secret'));
       expect(forged.status).toBe(400);
       const unsigned = await app.request('/billing/webhook', post(event));
       expect(unsigned.status).toBe(400);
@@ -316,7 +289,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
 
     it('refuses a body changed after signing', async () => {
       const { userId, subscriptionId } = await subscribed();
-      const init = signed(update(subscriptionId, 'active', new Date(Date.now() + 1000)));
+      const init = signedDelivery(update(subscriptionId, 'active', new Date(Date.now() + 1000)));
       const tampered = init.body.replace('"active"', '"canceled"');
       const res = await app.request('/billing/webhook', { ...init, body: tampered });
       expect(res.status).toBe(400);
@@ -326,15 +299,15 @@ describe.each(databaseTargets())('billing on $name', (target) => {
     it('applies a replayed event once: the second delivery changes nothing', async () => {
       const { userId, subscriptionId } = await subscribed();
       const canceled = update(subscriptionId, 'canceled', new Date(Date.now() + 1000));
-      const first = await app.request('/billing/webhook', signed(canceled));
+      const first = await app.request('/billing/webhook', signedDelivery(canceled));
       expect(await json(first)).toEqual({ received: true, outcome: 'applied' });
       expect(await planOf(userId)).toMatchObject({ planCode: 'free' });
       // Meanwhile the account is moved back by a newer event; the replay must not cancel it again.
       await app.request(
         '/billing/webhook',
-        signed(update(subscriptionId, 'active', new Date(Date.now() + 2000))),
+        signedDelivery(update(subscriptionId, 'active', new Date(Date.now() + 2000))),
       );
-      const replay = await app.request('/billing/webhook', signed(canceled));
+      const replay = await app.request('/billing/webhook', signedDelivery(canceled));
       expect(replay.status).toBe(200);
       expect(await json(replay)).toEqual({ received: true, outcome: 'duplicate' });
       expect(await planOf(userId)).toMatchObject({ planCode: 'monthlyT2' });
@@ -348,10 +321,13 @@ describe.each(databaseTargets())('billing on $name', (target) => {
     it('ignores an event older than one already applied, so a late delivery does not undo a newer one', async () => {
       const { userId, token, subscriptionId } = await subscribed();
       const now = Date.now();
-      await app.request('/billing/webhook', signed(update(subscriptionId, 'past_due', new Date(now + 2000))));
+      await app.request(
+        '/billing/webhook',
+        signedDelivery(update(subscriptionId, 'past_due', new Date(now + 2000))),
+      );
       const late = await app.request(
         '/billing/webhook',
-        signed(update(subscriptionId, 'canceled', new Date(now + 1000))),
+        signedDelivery(update(subscriptionId, 'canceled', new Date(now + 1000))),
       );
       expect(await json(late)).toEqual({ received: true, outcome: 'stale' });
       expect((await subscriptionAnswer(token)).subscription).toMatchObject({ status: 'past_due' });
@@ -362,7 +338,7 @@ describe.each(databaseTargets())('billing on $name', (target) => {
       const { userId, token, subscriptionId } = await subscribed();
       await app.request(
         '/billing/webhook',
-        signed(update(subscriptionId, 'canceled', new Date(Date.now() + 1000))),
+        signedDelivery(update(subscriptionId, 'canceled', new Date(Date.now() + 1000))),
       );
       expect(await planOf(userId)).toEqual({ planCode: 'free', isPremium: false });
       expect((await subscriptionAnswer(token)).subscription).toMatchObject({
@@ -376,7 +352,8 @@ describe.each(databaseTargets())('billing on $name', (target) => {
       const { userId, subscriptionId } = await subscribed();
       const event = update(subscriptionId, 'canceled', new Date(Date.now() + 1000));
       expect(
-        (await app.request('/billing/webhook', signed(event, 'whsec_configured_for_this_test'))).status,
+        (await app.request('/billing/webhook', signedDelivery(event, 'whsec_configured_for_this_test')))
+          .status,
       ).toBe(200);
       expect(await planOf(userId)).toMatchObject({ planCode: 'free' });
     });

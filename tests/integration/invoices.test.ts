@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signSessionToken } from '../../src/server/auth/sign-in.ts';
-import { startSession } from '../../src/server/auth/sessions.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
-import { coupons, users } from '../../src/server/db/schema.ts';
+import { coupons } from '../../src/server/db/schema.ts';
 import { NO_SUCH_INVOICE_MESSAGE } from '../../src/server/routes/billing.ts';
 import { recordInvoice } from '../../src/server/services/billing/invoices.ts';
-import { createUser } from '../../src/server/services/users.ts';
 import type { BillingProfileView, InvoiceView } from '../../src/lib/invoices.ts';
 import { billingAppOn, bearer, post } from './accounts-app.ts';
-import { TEST_CARD, useBillingEnvironment } from './billing-support.ts';
+import {
+  type SignedInAccount,
+  signedInAccount,
+  TEST_CARD,
+  useBillingEnvironment,
+} from './billing-support.ts';
 import { databaseTargets } from './databases.ts';
 
 type Json = Record<string, unknown>;
@@ -53,15 +54,8 @@ describe.each(databaseTargets())('invoices on $name', (target) => {
   });
 
   /** A signed-in account on the free plan; `role` makes it an administrator. */
-  async function account(role: 'user' | 'admin' = 'user'): Promise<{ userId: string; token: string }> {
-    const user = await createUser(db(), {
-      firebaseUid: `uid-${randomUUID()}`,
-      email: `invoices.${randomUUID().slice(0, 8)}@example.com`,
-    });
-    if (role === 'admin') await db().update(users).set({ role }).where(eq(users.id, user.id));
-    const session = await startSession(db(), user.id);
-    return { userId: user.id, token: await signSessionToken(user, session.sessionId) };
-  }
+  const account = (role: 'user' | 'admin' = 'user'): Promise<SignedInAccount> =>
+    signedInAccount(db(), 'invoices', role);
 
   /** Opens a checkout for Professional (with a coupon if given) and pays it with 4242 on the test-mode page. */
   async function subscribe(token: string, couponCode?: string, card: Json = CARD): Promise<void> {

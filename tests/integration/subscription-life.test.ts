@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signSessionToken } from '../../src/server/auth/sign-in.ts';
-import { startSession } from '../../src/server/auth/sessions.ts';
 import type { Database, Db } from '../../src/server/db/client.ts';
 import {
   billingEvents,
@@ -12,18 +10,12 @@ import {
   testModeSubscriptions,
   users,
 } from '../../src/server/db/schema.ts';
-import {
-  type BillingEvent,
-  SIGNATURE_HEADER,
-  signPayload,
-  webhookSecret,
-} from '../../src/server/services/billing/provider.ts';
+import { type BillingEvent, signedDelivery } from '../../src/server/services/billing/provider.ts';
 import { runRenewalRound } from '../../src/server/services/billing/renewals.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
-import { createUser } from '../../src/server/services/users.ts';
 import { type BillingApp, billingAppOn, post } from './accounts-app.ts';
 import { HARNESS_SECRET, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
-import { TEST_CARD, useBillingEnvironment } from './billing-support.ts';
+import { signedInAccount, TEST_CARD, useBillingEnvironment } from './billing-support.ts';
 import { databaseTargets } from './databases.ts';
 
 type Json = Record<string, unknown>;
@@ -41,18 +33,6 @@ async function json(res: Response): Promise<Json> {
   return (await res.json()) as Json;
 }
 
-function signed(event: BillingEvent): RequestInit {
-  const body = JSON.stringify(event);
-  return {
-    method: 'POST',
-    body,
-    headers: {
-      'Content-Type': 'application/json',
-      [SIGNATURE_HEADER]: signPayload(webhookSecret(), body, new Date()),
-    },
-  };
-}
-
 interface Subscriber {
   userId: string;
   email: string;
@@ -67,12 +47,8 @@ async function subscribe(
   planCode = 'monthlyT2',
   cardNumber = CARD.cardNumber,
 ): Promise<Subscriber> {
-  const user = await createUser(db, {
-    firebaseUid: `uid-${randomUUID()}`,
-    email: `subscriber.${randomUUID().slice(0, 8)}@example.com`,
-  });
-  const session = await startSession(db, user.id);
-  const token = await signSessionToken(user, session.sessionId);
+  const user = await signedInAccount(db, 'subscriber');
+  const { token } = user;
   const opened = await app.request(
     '/portal/billing/checkout',
     post({ planCode }, { Authorization: `Bearer ${token}` }),
@@ -83,8 +59,8 @@ async function subscribe(
       .at(-1) ?? '';
   const paid = await app.request(`/billing/test-checkout/${id}/pay`, post({ ...CARD, cardNumber }));
   expect(paid.status).toBe(200);
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
-  return { userId: user.id, email: user.email, token, subscriptionId: row?.providerSubscriptionId ?? '' };
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.userId, user.userId));
+  return { ...user, subscriptionId: row?.providerSubscriptionId ?? '' };
 }
 
 describe.each(databaseTargets())('a subscription’s life on $name', (target) => {
@@ -284,17 +260,7 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
     });
 
     it('refuses a change, a cancellation or a resumption without a subscription with 409, and a visitor with 401', async () => {
-      const user = await createUser(db(), {
-        firebaseUid: `uid-${randomUUID()}`,
-        email: `free.${randomUUID().slice(0, 8)}@example.com`,
-      });
-      const session = await startSession(db(), user.id);
-      const who: Subscriber = {
-        userId: user.id,
-        email: user.email,
-        token: await signSessionToken(user, session.sessionId),
-        subscriptionId: '',
-      };
+      const who: Subscriber = { ...(await signedInAccount(db(), 'free')), subscriptionId: '' };
       for (const [path, body] of [
         ['change-plan', { planCode: 'monthlyT3' }],
         ['cancel', {}],
@@ -454,12 +420,8 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
     }
 
     it('answers 409 to an invoice of a subscription it does not know yet, and applies it when delivered again', async () => {
-      const user = await createUser(db(), {
-        firebaseUid: `uid-${randomUUID()}`,
-        email: `early.${randomUUID().slice(0, 8)}@example.com`,
-      });
-      const session = await startSession(db(), user.id);
-      const token = await signSessionToken(user, session.sessionId);
+      const user = await signedInAccount(db(), 'early');
+      const { token } = user;
       const opened = await app.request(
         '/portal/billing/checkout',
         post({ planCode: 'monthlyT2' }, { Authorization: `Bearer ${token}` }),
@@ -472,7 +434,7 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
       const now = new Date();
       const invoice = invoicePaid(subscriptionId, now);
 
-      const early = await app.request('/billing/webhook', signed(invoice));
+      const early = await app.request('/billing/webhook', signedDelivery(invoice));
       expect(early.status).toBe(409);
       expect(await db().select().from(billingEvents).where(eq(billingEvents.id, invoice.id))).toHaveLength(0);
 
@@ -492,22 +454,22 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
           periodEnd: new Date(now.getTime() + 30 * DAY).toISOString(),
         },
       };
-      expect(await json(await app.request('/billing/webhook', signed(completed)))).toMatchObject({
+      expect(await json(await app.request('/billing/webhook', signedDelivery(completed)))).toMatchObject({
         outcome: 'applied',
       });
-      const again = await app.request('/billing/webhook', signed(invoice));
+      const again = await app.request('/billing/webhook', signedDelivery(invoice));
       expect(await json(again)).toEqual({ received: true, outcome: 'applied' });
-      expect(await invoicesOf(user.id)).toHaveLength(1);
+      expect(await invoicesOf(user.userId)).toHaveLength(1);
       expect(await emailsTo(user.email, 'BILLING_RECEIPT')).toHaveLength(1);
     });
 
     it('applies a replayed invoice.paid once: one invoice, one receipt', async () => {
       const who = await subscribe(billing, db());
       const event = invoicePaid(who.subscriptionId, new Date(Date.now() + 1000));
-      expect(await json(await app.request('/billing/webhook', signed(event)))).toMatchObject({
+      expect(await json(await app.request('/billing/webhook', signedDelivery(event)))).toMatchObject({
         outcome: 'applied',
       });
-      expect(await json(await app.request('/billing/webhook', signed(event)))).toMatchObject({
+      expect(await json(await app.request('/billing/webhook', signedDelivery(event)))).toMatchObject({
         outcome: 'duplicate',
       });
       expect(await invoicesOf(who.userId)).toHaveLength(2);
@@ -518,7 +480,7 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
       const who = await subscribe(billing, db());
       const now = Date.now();
       const paid = invoicePaid(who.subscriptionId, new Date(now + 2000), 'in_test_late_failure');
-      await app.request('/billing/webhook', signed(paid));
+      await app.request('/billing/webhook', signedDelivery(paid));
       const failed: BillingEvent = {
         id: eventId(),
         created: new Date(now + 1000).toISOString(),
@@ -537,7 +499,7 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
           message: 'Your card was declined.',
         },
       };
-      expect(await json(await app.request('/billing/webhook', signed(failed)))).toMatchObject({
+      expect(await json(await app.request('/billing/webhook', signedDelivery(failed)))).toMatchObject({
         outcome: 'stale',
       });
       expect((await invoicesOf(who.userId)).at(-1)).toMatchObject({ status: 'paid' });
@@ -554,10 +516,10 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
         type: 'subscription.deleted',
         data: { subscriptionId: who.subscriptionId, endedAt: new Date(now + 2000).toISOString() },
       };
-      expect(await json(await app.request('/billing/webhook', signed(deleted)))).toMatchObject({
+      expect(await json(await app.request('/billing/webhook', signedDelivery(deleted)))).toMatchObject({
         outcome: 'applied',
       });
-      expect(await json(await app.request('/billing/webhook', signed(deleted)))).toMatchObject({
+      expect(await json(await app.request('/billing/webhook', signedDelivery(deleted)))).toMatchObject({
         outcome: 'duplicate',
       });
       const late: BillingEvent = {
@@ -574,7 +536,7 @@ describe.each(databaseTargets())('a subscription’s life on $name', (target) =>
           scheduledPlanCode: null,
         },
       };
-      expect(await json(await app.request('/billing/webhook', signed(late)))).toMatchObject({
+      expect(await json(await app.request('/billing/webhook', signedDelivery(late)))).toMatchObject({
         outcome: 'stale',
       });
       expect(await planOf(who.userId)).toBe('free');

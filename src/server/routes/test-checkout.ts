@@ -10,6 +10,7 @@ import {
   awaitAuthentication,
   CHECKOUT_SUCCESS_PATH,
   checkoutView,
+  type CheckoutView,
   findCheckout,
   markCheckoutPaid,
   reopenCheckout,
@@ -22,7 +23,7 @@ import {
   parseExpiry,
 } from '../services/billing/test-mode.ts';
 import { startTestSubscription } from '../services/billing/test-mode-provider.ts';
-import type { TestCardRenewals } from '../db/schema.ts';
+import type { CheckoutSession, TestCardRenewals } from '../db/schema.ts';
 
 export type { WebhookTransport };
 
@@ -77,21 +78,21 @@ interface Paid {
   redirectUrl: string;
 }
 
-/**
- * Charges the checkout (once), starts the provider's subscription with the card on file and tells
- * the site through its webhook, as an external provider would.
- */
+/** A checkout that can be paid now: what its page shows and the stored row, read once per request. */
+interface Payable {
+  view: CheckoutView;
+  checkout: CheckoutSession;
+}
+
+/** Charges the checkout (once) and has the provider report it to the site's webhook. */
 async function completePayment(
   c: Context<AccountsEnv>,
-  id: string,
+  { view, checkout }: Payable,
   card: { last4: string; renewals: TestCardRenewals },
   deliver: WebhookTransport,
 ): Promise<Response> {
   const db = c.var.db;
-  const view = await checkoutView(db, id);
-  const checkout = await findCheckout(db, id);
-  if (!view || !checkout) return apiError(c, 404, 'No such checkout.');
-  if (!(await markCheckoutPaid(db, id, card.last4))) return apiError(c, 409, CHECKOUT_PAID_MESSAGE);
+  if (!(await markCheckoutPaid(db, checkout.id, card.last4))) return apiError(c, 409, CHECKOUT_PAID_MESSAGE);
   await startTestSubscription({ db, deliver }, checkout, {
     plan: { name: view.planName, priceCents: view.priceCents, billingInterval: view.billingInterval },
     cardLast4: card.last4,
@@ -102,13 +103,13 @@ async function completePayment(
   return c.json(answer);
 }
 
-/** The refusal for a checkout that cannot be paid now, or null when it can. */
-async function unpayable(c: Context<AccountsEnv>, id: string): Promise<Response | null> {
-  const view = await checkoutView(c.var.db, id);
-  if (view?.provider !== 'test') return apiError(c, 404, 'No such checkout.');
+/** The checkout when it can be paid now, else the refusal (unknown or another provider's, paid, expired). */
+async function payable(c: Context<AccountsEnv>, id: string): Promise<Payable | Response> {
+  const [view, checkout] = await Promise.all([checkoutView(c.var.db, id), findCheckout(c.var.db, id)]);
+  if (view?.provider !== 'test' || !checkout) return apiError(c, 404, 'No such checkout.');
   if (view.status === 'complete') return apiError(c, 409, CHECKOUT_PAID_MESSAGE);
   if (view.expired) return apiError(c, 410, CHECKOUT_GONE_MESSAGE);
-  return null;
+  return { view, checkout };
 }
 
 /**
@@ -123,40 +124,35 @@ async function unpayable(c: Context<AccountsEnv>, id: string): Promise<Response 
 export function testCheckoutRoutes(deliver: WebhookTransport) {
   return new Hono<AccountsEnv>()
     .post('/test-checkout/:id/pay', payLimit, jsonBody(payBody), async (c) => {
-      const id = c.req.param('id') ?? '';
-      const refusal = await unpayable(c, id);
-      if (refusal) return refusal;
+      const found = await payable(c, c.req.param('id') ?? '');
+      if (found instanceof Response) return found;
       const { cardNumber, name, addressLine1, city, postalCode, country } = c.req.valid('json');
       const last4 = cardDigits(cardNumber).slice(-4);
       const outcome = cardOutcome(cardNumber);
       if (outcome.kind === 'declined') {
         return c.json({ error: outcome.message, code: outcome.code, field: 'cardNumber' }, 402);
       }
-      const checkout = await findCheckout(c.var.db, id);
-      if (checkout) {
-        await rememberCheckoutBillingDetails(c.var.db, checkout.userId, {
-          name,
-          address: { line1: addressLine1, line2: '', city, postalCode, country: country.toUpperCase() },
-        });
-      }
+      await rememberCheckoutBillingDetails(c.var.db, found.checkout.userId, {
+        name,
+        address: { line1: addressLine1, line2: '', city, postalCode, country: country.toUpperCase() },
+      });
       if (outcome.kind === 'authenticate') {
-        await awaitAuthentication(c.var.db, id, last4);
+        await awaitAuthentication(c.var.db, found.checkout.id, last4);
         return c.json({ status: 'requires_action' });
       }
-      return completePayment(c, id, { last4, renewals: outcome.renewals ?? 'pay' }, deliver);
+      return completePayment(c, found, { last4, renewals: outcome.renewals ?? 'pay' }, deliver);
     })
     .post('/test-checkout/:id/authenticate', payLimit, jsonBody(authenticateBody), async (c) => {
-      const id = c.req.param('id') ?? '';
-      const refusal = await unpayable(c, id);
-      if (refusal) return refusal;
-      const checkout = await findCheckout(c.var.db, id);
-      if (checkout?.status !== 'requires_action' || checkout.cardLast4 === null) {
+      const found = await payable(c, c.req.param('id') ?? '');
+      if (found instanceof Response) return found;
+      const { checkout } = found;
+      if (checkout.status !== 'requires_action' || checkout.cardLast4 === null) {
         return apiError(c, 409, NO_AUTHENTICATION_MESSAGE);
       }
       if (c.req.valid('json').outcome === 'fail') {
-        await reopenCheckout(c.var.db, id);
+        await reopenCheckout(c.var.db, checkout.id);
         return c.json({ error: AUTHENTICATION_FAILED_MESSAGE, code: 'authentication_failed' }, 402);
       }
-      return completePayment(c, id, { last4: checkout.cardLast4, renewals: 'pay' }, deliver);
+      return completePayment(c, found, { last4: checkout.cardLast4, renewals: 'pay' }, deliver);
     });
 }

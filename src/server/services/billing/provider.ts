@@ -228,6 +228,23 @@ export function signPayload(secret: string, body: string, now: Date): string {
   return `t=${String(timestamp)},v1=${mac(secret, timestamp, body)}`;
 }
 
+/**
+ * A webhook delivery of `event` as the test-mode provider sends it: the JSON body, signed with
+ * `secret` at `now` in the Billing-Signature header.
+ */
+export function signedDelivery(
+  event: BillingEvent,
+  secret: string = webhookSecret(),
+  now: Date = new Date(),
+): RequestInit & { body: string } {
+  const body = JSON.stringify(event);
+  return {
+    method: 'POST',
+    body,
+    headers: { 'Content-Type': 'application/json', [SIGNATURE_HEADER]: signPayload(secret, body, now) },
+  };
+}
+
 /** Whether `header` is a fresh signature of `body` made with `secret`, compared in constant time. */
 export function signatureMatches(
   secret: string,

@@ -22,7 +22,7 @@ import {
   ProviderRefusal,
   SIGNATURE_HEADER,
   signatureMatches,
-  signPayload,
+  signedDelivery,
   type WebhookTransport,
   webhookSecret,
 } from './provider.ts';
@@ -54,15 +54,7 @@ export const RENEWAL_DECLINED_MESSAGE = 'Your card was declined.';
  */
 export async function sendEvents(deliver: WebhookTransport, events: readonly BillingEvent[]): Promise<void> {
   for (const event of events) {
-    const body = JSON.stringify(event);
-    const delivered = await deliver({
-      method: 'POST',
-      body,
-      headers: {
-        'Content-Type': 'application/json',
-        [SIGNATURE_HEADER]: signPayload(webhookSecret(), body, new Date()),
-      },
-    });
+    const delivered = await deliver(signedDelivery(event));
     if (!delivered.ok) {
       throw new Error(
         `The webhook refused event ${event.id} (${event.type}) with ${String(delivered.status)}`,
