@@ -281,26 +281,20 @@ test.describe('documentation', () => {
     });
   });
 
-  /** The landing page and every written page, checked a few at a time so each check stays short. */
+  /** The landing page and every written page, each checked in its own test so each stays short. */
   const AXE_PAGES = ['/developer/docs', ...WRITTEN_PAGES.map((id) => `/developer/docs/${id}`)];
-  const AXE_GROUP = 5;
   for (const theme of ['light', 'dark'] as const) {
-    for (let first = 0; first < AXE_PAGES.length; first += AXE_GROUP) {
-      const group = AXE_PAGES.slice(first, first + AXE_GROUP);
-      test(`documentation pages ${String(first + 1)}–${String(first + group.length)} have no accessibility violations (${theme})`, async ({
-        page,
-      }) => {
+    for (const docsPath of AXE_PAGES) {
+      test(`${docsPath} has no accessibility violations (${theme})`, async ({ page }) => {
         await page.addInitScript((mode) => {
           localStorage.setItem('themeMode', mode);
         }, theme);
-        for (const docsPath of group) {
-          await openPage(page, docsPath);
-          const results = await new AxeBuilder({ page }).analyze();
-          expect(
-            results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-            docsPath,
-          ).toEqual([]);
-        }
+        await openPage(page, docsPath);
+        const results = await new AxeBuilder({ page }).analyze();
+        expect(
+          results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+          docsPath,
+        ).toEqual([]);
       });
     }
   }
