@@ -35,6 +35,7 @@ import {
 } from '../lib/stores/price-chart.ts';
 import { $darkMode } from '../lib/stores/theme.ts';
 import type { SymbolKind } from '../lib/symbol-routes.ts';
+import { themeColors, translucent, useThemeTick } from './parts/chart-theme.ts';
 import { useHydrated } from './parts/use-hydrated.ts';
 import './PriceChart.css';
 
@@ -63,54 +64,10 @@ interface ChartHandle {
   drawn: ChartAnswer | null;
 }
 
-interface ThemeColors {
-  background: string;
-  text: string;
-  grid: string;
-  up: string;
-  down: string;
-  line: string;
-  font: string;
-}
-
 const CHART_TYPES: readonly { type: ChartType; label: string }[] = [
   { type: 'candles', label: 'Candles' },
   { type: 'line', label: 'Line' },
 ];
-
-/**
- * The site's colours as the chart must be given them. The tokens are light-dark() pairs that only
- * an element's computed colour resolves, so each is read through a hidden probe under <html>.
- */
-function themeColors(): ThemeColors {
-  const root = document.documentElement;
-  const probe = document.createElement('span');
-  probe.hidden = true;
-  root.append(probe);
-  const read = (name: string): string => {
-    probe.style.color = `var(${name})`;
-    return getComputedStyle(probe).color;
-  };
-  const colors: ThemeColors = {
-    background: read('--surface-1'),
-    text: read('--text-2'),
-    grid: read('--border'),
-    up: read('--success'),
-    down: read('--danger'),
-    line: read('--brand'),
-    font: getComputedStyle(document.body).fontFamily,
-  };
-  probe.remove();
-  return colors;
-}
-
-/** An rgb() colour made translucent, for volume bars that must not hide the price. */
-function translucent(color: string, alpha: number): string {
-  const parts = /^rgba?\((\d+)[,\s]+(\d+)[,\s]+(\d+)/.exec(color);
-  return parts === null
-    ? color
-    : `rgba(${parts[1] ?? '0'}, ${parts[2] ?? '0'}, ${parts[3] ?? '0'}, ${alpha})`;
-}
 
 /** Draws (or redraws) one answer: theme colours, price series of the chosen type, volume when traded. */
 function draw(handle: ChartHandle, answer: ChartAnswer, chartType: ChartType, kind: SymbolKind): void {
@@ -200,7 +157,7 @@ export function PriceChart({ initial, kind, intraday, tiers, now }: Props): Reac
   const handle = useRef<ChartHandle | null>(null);
   const [ready, setReady] = useState(false);
   const [broken, setBroken] = useState(false);
-  const [themeTick, setThemeTick] = useState(0);
+  const themeTick = useThemeTick();
   const renderedAt = useMemo(() => new Date(now), [now]);
 
   useEffect(() => {
@@ -231,26 +188,6 @@ export function PriceChart({ initial, kind, intraday, tiers, now }: Props): Reac
       disposed = true;
       handle.current?.chart.remove();
       handle.current = null;
-    };
-  }, []);
-
-  // The theme can change through the switch (the store) or elsewhere (the <html> attribute, the system).
-  useEffect(() => {
-    let frame = 0;
-    const schedule = (): void => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => {
-        setThemeTick((tick) => tick + 1);
-      });
-    };
-    const observer = new MutationObserver(schedule);
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
-    const media = window.matchMedia('(prefers-color-scheme: dark)');
-    media.addEventListener('change', schedule);
-    return () => {
-      cancelAnimationFrame(frame);
-      observer.disconnect();
-      media.removeEventListener('change', schedule);
     };
   }, []);
 

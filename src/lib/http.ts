@@ -237,3 +237,57 @@ export function portal<T>(path: string, request?: ApiRequest): Promise<T> {
 export function appServer<T>(path: string, request?: ApiRequest): Promise<T> {
   return api<T>(`${APP_SERVER_URL}/${path}`, request);
 }
+
+/** A data API answer as the API viewer shows it: status, timing, size, every header and the body's text. */
+export interface DataApiAnswer {
+  status: number;
+  statusText: string;
+  /** From sending to the last byte read, in milliseconds. */
+  ms: number;
+  /** The body's size as received (UTF-8 bytes). */
+  bytes: number;
+  /** The headers the data API exposes to pages, in the order the browser lists them. */
+  headers: [string, string][];
+  contentType: string;
+  text: string;
+}
+
+/** How long the API viewer waits for an answer; a larger answer may take longer than a site call. */
+export const DATA_API_TIMEOUT_MS = 30_000;
+
+/**
+ * Sends a data API request exactly as a client would (the key in the `apikey` query parameter, no
+ * cookies, no site headers) and keeps everything about the answer, refusals included: the API
+ * viewer shows a 402 or a 429 as it is. Only a failure to reach the API rejects, with an
+ * {@link ApiError} of status 0 that says so.
+ */
+export async function dataApiGet(url: string, signal?: AbortSignal): Promise<DataApiAnswer> {
+  const timeout = AbortSignal.timeout(DATA_API_TIMEOUT_MS);
+  const started = performance.now();
+  try {
+    const response = await fetch(url, {
+      credentials: 'omit',
+      signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      ms: Math.round(performance.now() - started),
+      bytes: new TextEncoder().encode(text).byteLength,
+      headers: [...response.headers.entries()],
+      contentType: response.headers.get('content-type') ?? '',
+      text,
+    };
+  } catch (error) {
+    if (signal?.aborted === true) throw error;
+    const timedOut = timeout.aborted;
+    throw new ApiError(
+      0,
+      timedOut
+        ? `The data API did not answer within ${String(DATA_API_TIMEOUT_MS / 1000)} seconds.`
+        : `The data API could not be reached at ${new URL(url).origin}. Check your connection, then see the status page.`,
+      null,
+    );
+  }
+}

@@ -16,6 +16,7 @@ import { devauthRoutes } from '../routes/devauth.ts';
 import { enterpriseRoutes } from '../routes/enterprise.ts';
 import { helpRoutes } from '../routes/help.ts';
 import { marketChartRoutes } from '../routes/market-chart.ts';
+import { playgroundRoutes } from '../routes/playground.ts';
 import { createMarketHistoryRoutes } from '../routes/market-history.ts';
 import { devMailboxRoutes } from '../routes/dev-mailbox.ts';
 import { apiUsageRoutes } from '../routes/api-usage.ts';
@@ -52,6 +53,7 @@ const api = new Hono<AccountsEnv>()
   .route('/app', appServerRoutes)
   .route('/market', marketChartRoutes)
   .route('/market', createMarketHistoryRoutes())
+  .route('/playground', playgroundRoutes)
   .route('/admin', adminRoutes)
   .route('/devauth', devauthRoutes)
   .route('/', supportRoutes)

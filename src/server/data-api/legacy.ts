@@ -200,6 +200,24 @@ function legacyEndpoint(route: LegacyRoute, stable: EndpointDefinition): Endpoin
   };
 }
 
+/** A legacy route and the endpoint that serves it (one symbol; a comma list goes to its batch endpoint). */
+export interface LegacyEndpoint {
+  route: LegacyRoute;
+  endpoint: EndpointDefinition;
+}
+
+/**
+ * Every legacy endpoint served over `endpoints`, in the legacy table's order: what the API viewer's
+ * legacy page offers. Routes whose stable endpoint is not served are left out.
+ */
+export function legacyEndpoints(endpoints: readonly EndpointDefinition[]): LegacyEndpoint[] {
+  const byPath = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
+  return LEGACY_ROUTES.flatMap((route) => {
+    const stable = byPath.get(route.stable);
+    return stable === undefined ? [] : [{ route, endpoint: legacyEndpoint(route, stable) }];
+  });
+}
+
 /** A legacy request resolved: the endpoint answering it and the query its path stands for. */
 export interface LegacyMatch {
   endpoint: EndpointDefinition;
