@@ -178,6 +178,80 @@ export function openByDefault(node: JsonNode, depth: number): boolean {
   return node.type === 'value' && node.depth < depth && isExpandable(node);
 }
 
+/**
+ * One line of the tree as shown: the tree is rendered flat (each item names its level, its place
+ * among its siblings and whether it is open), so an item's accessible name is its own line and never
+ * its children's text, and the keys move through this list.
+ */
+export interface TreeRow {
+  node: JsonNode;
+  /** 1 for the root, as aria-level counts. */
+  level: number;
+  /** Its siblings, itself included, and its place among them (from 1). */
+  setSize: number;
+  posInSet: number;
+  /** The row of its parent; -1 for the root. */
+  parent: number;
+  expandable: boolean;
+  open: boolean;
+}
+
+/**
+ * The rows shown: the root, and the children of every open node after it, depth first. Closed
+ * nodes' children are never made, so this is as long as what is shown (100 rows per opened node at
+ * most), however large the value.
+ */
+export function visibleRows(root: JsonNode, isOpen: (node: JsonNode) => boolean): TreeRow[] {
+  const rows: TreeRow[] = [];
+  const visit = (node: JsonNode, level: number, setSize: number, posInSet: number, parent: number): void => {
+    const expandable = isExpandable(node);
+    const open = expandable && isOpen(node);
+    const index = rows.length;
+    rows.push({ node, level, setSize, posInSet, parent, expandable, open });
+    if (!open) return;
+    const children = childNodes(node);
+    children.forEach((child, position) => {
+      visit(child, level + 1, children.length, position + 1, index);
+    });
+  };
+  visit(root, 1, 1, 1, -1);
+  return rows;
+}
+
+/** What a key does on a row: move the focus to another row, open or close this one, or nothing. */
+export type TreeKeyAction = { focus: number } | { toggle: true } | null;
+
+/**
+ * The ARIA tree pattern's keys on row `index`: Down/Up the next/previous row, Home/End the first/last,
+ * Right opens a closed node or enters an open one, Left closes an open node or goes to the parent,
+ * Enter opens and closes.
+ */
+export function treeKeyAction(rows: readonly TreeRow[], index: number, key: string): TreeKeyAction {
+  const row = rows[index];
+  if (row === undefined) return null;
+  const focus = (target: number): TreeKeyAction =>
+    target >= 0 && target < rows.length ? { focus: target } : null;
+  switch (key) {
+    case 'ArrowDown':
+      return focus(index + 1);
+    case 'ArrowUp':
+      return focus(index - 1);
+    case 'Home':
+      return focus(0);
+    case 'End':
+      return focus(rows.length - 1);
+    case 'ArrowRight':
+      if (!row.expandable) return null;
+      return row.open ? focus(index + 1) : { toggle: true };
+    case 'ArrowLeft':
+      return row.open ? { toggle: true } : focus(row.parent);
+    case 'Enter':
+      return row.expandable ? { toggle: true } : null;
+    default:
+      return null;
+  }
+}
+
 /** A range's name: `[100 … 199]` for array items, `revenue … symbol` for object properties. */
 export function rangeLabel(node: RangeNode): string {
   if (node.keys === null) return `[${String(node.start)} … ${String(node.end)}]`;

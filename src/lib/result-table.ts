@@ -203,12 +203,21 @@ export function sortRows(rows: readonly ResultRow[], sort: TableSort | null): re
   return [...present.map((entry) => entry.row), ...missing];
 }
 
-/** What the table's header says about its rows: their count, or that only the first ones show. */
-export function rowCountText(total: number, limit: number = TABLE_ROW_LIMIT): string {
+/**
+ * What the table's header says about its rows: their count and the envelope's list they come from,
+ * or that only the first ones show.
+ */
+export function rowCountText(
+  total: number,
+  source: string | null = null,
+  limit: number = TABLE_ROW_LIMIT,
+): string {
   const count = (value: number): string => value.toLocaleString('en-US');
-  if (total > limit)
-    return `Showing the first ${count(limit)} of ${count(total)} rows; download the CSV for all.`;
-  return `${count(total)} ${total === 1 ? 'row' : 'rows'}`;
+  const from = source === null ? '' : ` of “${source}”`;
+  if (total > limit) {
+    return `Showing the first ${count(limit)} of ${count(total)} rows${from}; download the CSV for all.`;
+  }
+  return `${count(total)} ${total === 1 ? 'row' : 'rows'}${from}`;
 }
 
 /** Said (politely) after a header click, since the order is not otherwise announced. */

@@ -17,6 +17,8 @@ import {
   rangeSpan,
   rootNode,
   sizeText,
+  treeKeyAction,
+  visibleRows,
   type JsonNode,
   type RangeNode,
   type ValueNode,
@@ -255,6 +257,72 @@ describe('the JSON tree model', () => {
     );
     expect(nodeJson(asRange(childNodes(rootNode(object))[1]))).toBe('{\n  "k100": 100\n}');
     expect(nodeJson(rootNode(undefined))).toBe('undefined');
+  });
+});
+
+describe('the rows shown and the keys', () => {
+  const answer = { symbol: 'AAPL', historical: Array.from({ length: 150 }, (_, index) => ({ index })) };
+  const root = rootNode(answer);
+  const openIds = (ids: readonly string[]) => (node: JsonNode) => ids.includes(node.id);
+
+  it('shows the root alone when nothing is open', () => {
+    expect(visibleRows(root, () => false)).toEqual([
+      { node: root, level: 1, setSize: 1, posInSet: 1, parent: -1, expandable: true, open: false },
+    ]);
+  });
+
+  it('lists open nodes’ children depth first with their level, place and parent', () => {
+    const rows = visibleRows(root, openIds(['v:', 'v:historical', 'r:historical:100-149']));
+    expect(
+      rows.map((row) => [row.node.type === 'range' ? rangeLabel(row.node) : row.node.path, row.level]),
+    ).toEqual([
+      ['', 1],
+      ['symbol', 2],
+      ['historical', 2],
+      ['[0 … 99]', 3],
+      ['[100 … 149]', 3],
+      ...Array.from({ length: 50 }, (_, index) => [`historical[${String(100 + index)}]`, 4]),
+    ]);
+    expect(rows[2]).toMatchObject({ setSize: 2, posInSet: 2, parent: 0, open: true });
+    expect(rows[4]).toMatchObject({ setSize: 2, posInSet: 2, parent: 2, open: true });
+    expect(rows[5]).toMatchObject({ setSize: 50, posInSet: 1, parent: 4, expandable: true, open: false });
+    expect(rows[1]).toMatchObject({ expandable: false, open: false });
+  });
+
+  it('never shows more than the opened nodes’ 100 children each', () => {
+    const rows = visibleRows(rootNode(new Array<number>(1_000_000).fill(0)), (node) => node.depth === 0);
+    expect(rows).toHaveLength(101);
+  });
+
+  it('moves with the arrows, Home and End, and stops at the ends', () => {
+    const rows = visibleRows(root, openIds(['v:', 'v:historical']));
+    expect(treeKeyAction(rows, 0, 'ArrowDown')).toEqual({ focus: 1 });
+    expect(treeKeyAction(rows, 1, 'ArrowUp')).toEqual({ focus: 0 });
+    expect(treeKeyAction(rows, 0, 'ArrowUp')).toBeNull();
+    expect(treeKeyAction(rows, rows.length - 1, 'ArrowDown')).toBeNull();
+    expect(treeKeyAction(rows, 3, 'Home')).toEqual({ focus: 0 });
+    expect(treeKeyAction(rows, 0, 'End')).toEqual({ focus: rows.length - 1 });
+    expect(treeKeyAction(rows, 0, 'a')).toBeNull();
+  });
+
+  it('opens, enters, closes and leaves nodes with Right, Left and Enter', () => {
+    const rows = visibleRows(root, openIds(['v:', 'v:historical']));
+    // 0 root (open), 1 symbol (leaf), 2 historical (open), 3 [0 … 99] (closed), 4 [100 … 149]
+    expect(treeKeyAction(rows, 2, 'ArrowRight')).toEqual({ focus: 3 });
+    expect(treeKeyAction(rows, 3, 'ArrowRight')).toEqual({ toggle: true });
+    expect(treeKeyAction(rows, 1, 'ArrowRight')).toBeNull();
+    expect(treeKeyAction(rows, 2, 'ArrowLeft')).toEqual({ toggle: true });
+    expect(treeKeyAction(rows, 3, 'ArrowLeft')).toEqual({ focus: 2 });
+    expect(treeKeyAction(rows, 1, 'ArrowLeft')).toEqual({ focus: 0 });
+    expect(treeKeyAction(rows, 3, 'Enter')).toEqual({ toggle: true });
+    expect(treeKeyAction(rows, 1, 'Enter')).toBeNull();
+    expect(
+      treeKeyAction(
+        visibleRows(root, () => false),
+        0,
+        'ArrowLeft',
+      ),
+    ).toBeNull();
   });
 });
 

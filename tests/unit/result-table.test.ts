@@ -236,6 +236,10 @@ describe('the row count and the CSV', () => {
     expect(rowCountText(1)).toBe('1 row');
     expect(rowCountText(500)).toBe('500 rows');
     expect(rowCountText(10_000)).toBe('Showing the first 500 of 10,000 rows; download the CSV for all.');
+    expect(rowCountText(250, 'historical')).toBe('250 rows of “historical”');
+    expect(rowCountText(620, 'historical')).toBe(
+      'Showing the first 500 of 620 rows of “historical”; download the CSV for all.',
+    );
   });
 
   it('writes every row in the order shown, numbers in full and nested values as JSON', () => {

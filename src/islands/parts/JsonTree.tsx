@@ -1,17 +1,6 @@
+import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
-  createContext,
-  use,
-  useId,
-  useMemo,
-  useState,
-  type KeyboardEvent,
-  type MouseEvent,
-  type ReactNode,
-} from 'react';
-import {
-  childNodes,
   copyText,
-  isExpandable,
   keyLabel,
   leafText,
   nodeJson,
@@ -21,7 +10,10 @@ import {
   rangeLabel,
   rootNode,
   sizeText,
+  treeKeyAction,
+  visibleRows,
   type JsonNode,
+  type TreeRow,
 } from '../../lib/json-tree.ts';
 import './JsonTree.css';
 
@@ -44,83 +36,18 @@ interface TreeState {
   active: JsonNode;
 }
 
-interface TreeContext {
-  isOpen: (node: JsonNode) => boolean;
-  activeId: string;
-  toggle: (node: JsonNode) => void;
-  activate: (node: JsonNode) => void;
-}
-
-const Context = createContext<TreeContext | null>(null);
-
-function useTree(): TreeContext {
-  const context = use(Context);
-  if (context === null) throw new Error('A tree item is rendered outside its JsonTree');
-  return context;
-}
-
 function initialState(value: unknown): TreeState {
   return { value, toggled: new Set(), defaults: true, active: rootNode(value) };
 }
 
-/** The tree items shown, in order: every rendered item is visible, closed nodes render no children. */
-function visibleItems(from: HTMLElement): HTMLElement[] {
-  const tree = from.closest('[role="tree"]');
-  return tree === null ? [] : [...tree.querySelectorAll<HTMLElement>('[role="treeitem"]')];
-}
-
-/** Arrow keys, Home and End move the focus as the ARIA tree pattern says; Enter opens and closes. */
-function onItemKey(
-  event: KeyboardEvent<HTMLLIElement>,
-  node: JsonNode,
-  open: boolean,
-  tree: TreeContext,
-): void {
-  if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
-  const item = event.currentTarget;
-  const expandable = isExpandable(node);
-  let target: HTMLElement | null | undefined;
-  switch (event.key) {
-    case 'ArrowDown':
-    case 'ArrowUp': {
-      const items = visibleItems(item);
-      const index = items.indexOf(item);
-      target = items[event.key === 'ArrowDown' ? index + 1 : index - 1];
-      break;
-    }
-    case 'Home':
-      target = visibleItems(item)[0];
-      break;
-    case 'End':
-      target = visibleItems(item).at(-1);
-      break;
-    case 'ArrowRight':
-      if (!expandable) return;
-      if (!open) tree.toggle(node);
-      else target = item.querySelector<HTMLElement>(':scope > [role="group"] > [role="treeitem"]');
-      break;
-    case 'ArrowLeft':
-      if (expandable && open) tree.toggle(node);
-      else target = item.parentElement?.closest<HTMLElement>('[role="treeitem"]');
-      break;
-    case 'Enter':
-      if (!expandable) return;
-      tree.toggle(node);
-      break;
-    default:
-      return;
-  }
-  event.preventDefault();
-  target?.focus();
-}
-
-function NodeLine({ node, open }: { node: JsonNode; open: boolean }): ReactNode {
+function NodeLine({ row }: { row: TreeRow }): ReactNode {
+  const { node, open } = row;
   if (node.type === 'range') return <span className="json-tree__key">{rangeLabel(node)}</span>;
   const key = keyLabel(node);
   const container = node.kind === 'object' || node.kind === 'array';
   const size = sizeText(node.value);
   return (
-    <>
+    <span className="json-tree__text">
       {key !== '' && (
         <>
           <span className={`json-tree__key${typeof node.key === 'number' ? ' json-tree__key--index' : ''}`}>
@@ -131,60 +58,22 @@ function NodeLine({ node, open }: { node: JsonNode; open: boolean }): ReactNode 
       )}
       {container ? (
         <>
-          {!open && <span className="json-tree__preview">{previewText(node.value)}</span>}
-          <span className="json-tree__size">{open ? size : ` ${size}`}</span>
+          {!open && <span className="json-tree__preview">{previewText(node.value)} </span>}
+          <span className="json-tree__size">{size}</span>
         </>
       ) : (
         <span className={`json-tree__value json-tree__value--${node.kind}`}>{leafText(node.value)}</span>
       )}
-    </>
+    </span>
   );
 }
 
-function TreeItem({ node }: { node: JsonNode }): ReactNode {
-  const tree = useTree();
-  const lineId = useId();
-  const expandable = isExpandable(node);
-  const open = expandable && tree.isOpen(node);
-  const children = useMemo(() => (open ? childNodes(node) : []), [node, open]);
-  return (
-    <li
-      role="treeitem"
-      className="json-tree__item"
-      aria-labelledby={lineId}
-      aria-expanded={expandable ? open : undefined}
-      tabIndex={node.id === tree.activeId ? 0 : -1}
-      onFocus={(event) => {
-        if (event.target === event.currentTarget) tree.activate(node);
-      }}
-      onKeyDown={(event) => {
-        onItemKey(event, node, open, tree);
-      }}
-    >
-      <div
-        className="json-tree__line"
-        onClick={(event: MouseEvent<HTMLDivElement>) => {
-          // The click focuses the item (it is the focusable ancestor); a text selection is left alone.
-          if (expandable && window.getSelection()?.isCollapsed !== false) tree.toggle(node);
-          event.currentTarget.parentElement?.focus();
-        }}
-      >
-        <span className="json-tree__chevron" aria-hidden="true">
-          {expandable ? (open ? '▾' : '▸') : ''}
-        </span>
-        <span id={lineId}>
-          <NodeLine node={node} open={open} />
-        </span>
-      </div>
-      {open && (
-        <ul role="group" className="json-tree__group">
-          {children.map((child) => (
-            <TreeItem key={child.id} node={child} />
-          ))}
-        </ul>
-      )}
-    </li>
-  );
+/** Guides that indent a row by its level (elements, not a style attribute, which the policy refuses). */
+function Indent({ level }: { level: number }): ReactNode {
+  const guides: ReactNode[] = [];
+  for (let depth = 1; depth < level; depth += 1)
+    guides.push(<span key={depth} className="json-tree__indent" />);
+  return guides;
 }
 
 /**
@@ -198,28 +87,44 @@ export function JsonTree({ value, label, defaultExpandDepth = 1 }: JsonTreeProps
   // A new answer starts a new tree (the state is reset during render, as React recommends).
   const current = state.value === value ? state : initialState(value);
   if (current !== state) setState(current);
+  const { active, toggled, defaults } = current;
+  const list = useRef<HTMLUListElement>(null);
 
-  const context = useMemo<TreeContext>(
-    () => ({
-      activeId: current.active.id,
-      isOpen: (node) =>
-        (current.defaults && openByDefault(node, defaultExpandDepth)) !== current.toggled.has(node.id),
-      toggle: (node) => {
-        setState((previous) => {
-          const toggled = new Set(previous.toggled);
-          if (!toggled.delete(node.id)) toggled.add(node.id);
-          return { ...previous, toggled, active: node };
-        });
-      },
-      activate: (node) => {
-        setState((previous) => (previous.active.id === node.id ? previous : { ...previous, active: node }));
-      },
-    }),
-    [current, defaultExpandDepth],
-  );
   const root = useMemo(() => rootNode(value), [value]);
-  const { active } = current;
-  const path = active.path;
+  const rows = useMemo(
+    () =>
+      visibleRows(
+        root,
+        (node) => (defaults && openByDefault(node, defaultExpandDepth)) !== toggled.has(node.id),
+      ),
+    [root, toggled, defaults, defaultExpandDepth],
+  );
+  const activeIndex = Math.max(
+    0,
+    rows.findIndex((row) => row.node.id === active.id),
+  );
+  const activeNode = rows[activeIndex]?.node ?? root;
+  const path = activeNode.path;
+
+  const toggle = (node: JsonNode): void => {
+    setState((previous) => {
+      const next = new Set(previous.toggled);
+      if (!next.delete(node.id)) next.add(node.id);
+      return { ...previous, toggled: next, active: node };
+    });
+  };
+  const activate = (node: JsonNode): void => {
+    setState((previous) => (previous.active.id === node.id ? previous : { ...previous, active: node }));
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>, index: number): void => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const row = rows[index];
+    const action = treeKeyAction(rows, index, event.key);
+    if (row === undefined || action === null) return;
+    event.preventDefault();
+    if ('toggle' in action) toggle(row.node);
+    else list.current?.querySelector<HTMLElement>(`:scope > [data-row="${String(action.focus)}"]`)?.focus();
+  };
 
   return (
     <div className="json-tree">
@@ -242,7 +147,7 @@ export function JsonTree({ value, label, defaultExpandDepth = 1 }: JsonTreeProps
             type="button"
             className="btn btn-secondary btn-sm"
             onClick={() => {
-              void copyText(nodeJson(active), 'Value copied to the clipboard as JSON.');
+              void copyText(nodeJson(activeNode), 'Value copied to the clipboard as JSON.');
             }}
           >
             Copy value
@@ -258,11 +163,37 @@ export function JsonTree({ value, label, defaultExpandDepth = 1 }: JsonTreeProps
           </button>
         </div>
       </div>
-      <Context value={context}>
-        <ul role="tree" aria-label={label} className="json-tree__view">
-          <TreeItem node={root} />
-        </ul>
-      </Context>
+      <ul ref={list} role="tree" aria-label={label} className="json-tree__view">
+        {rows.map((row, index) => (
+          <li
+            key={row.node.id}
+            role="treeitem"
+            className="json-tree__item"
+            aria-level={row.level}
+            aria-setsize={row.setSize}
+            aria-posinset={row.posInSet}
+            aria-expanded={row.expandable ? row.open : undefined}
+            tabIndex={index === activeIndex ? 0 : -1}
+            data-row={index}
+            onFocus={() => {
+              activate(row.node);
+            }}
+            onKeyDown={(event) => {
+              onKeyDown(event, index);
+            }}
+            onClick={() => {
+              // Clicking focuses the item; it opens or closes unless the reader was selecting text.
+              if (row.expandable && window.getSelection()?.isCollapsed !== false) toggle(row.node);
+            }}
+          >
+            <Indent level={row.level} />
+            <span className="json-tree__chevron" aria-hidden="true">
+              {row.expandable ? (row.open ? '▾' : '▸') : ''}
+            </span>
+            <NodeLine row={row} />
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

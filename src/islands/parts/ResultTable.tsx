@@ -55,13 +55,7 @@ export function ResultTable({ answer, filename, label }: ResultTableProps): Reac
     <div className="result-table">
       <div className="result-table__bar">
         <p id={countId} className="result-table__count">
-          {rowCountText(rows.length)}
-          {table.source !== null && (
-            <>
-              {' '}
-              from <code>{table.source}</code>
-            </>
-          )}
+          {rowCountText(rows.length, table.source)}
         </p>
         <button
           type="button"
