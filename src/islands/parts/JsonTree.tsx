@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
   copyText,
   keyLabel,
@@ -40,7 +40,8 @@ function initialState(value: unknown): TreeState {
   return { value, toggled: new Set(), defaults: true, active: rootNode(value) };
 }
 
-function NodeLine({ row }: { row: TreeRow }): ReactNode {
+/** A row's text; memoised by row, so moving the focus does not recompute the previews. */
+const NodeLine = memo(function NodeLine({ row }: { row: TreeRow }): ReactNode {
   const { node, open } = row;
   if (node.type === 'range') return <span className="json-tree__key">{rangeLabel(node)}</span>;
   const key = keyLabel(node);
@@ -66,7 +67,7 @@ function NodeLine({ row }: { row: TreeRow }): ReactNode {
       )}
     </span>
   );
-}
+});
 
 /** Guides that indent a row by its level (elements, not a style attribute, which the policy refuses). */
 function Indent({ level }: { level: number }): ReactNode {
@@ -85,7 +86,7 @@ function Indent({ level }: { level: number }): ReactNode {
 export function JsonTree({ value, label, defaultExpandDepth = 1 }: JsonTreeProps): ReactNode {
   const [state, setState] = useState(() => initialState(value));
   // A new answer starts a new tree (the state is reset during render, as React recommends).
-  const current = state.value === value ? state : initialState(value);
+  const current = Object.is(state.value, value) ? state : initialState(value);
   if (current !== state) setState(current);
   const { active, toggled, defaults } = current;
   const list = useRef<HTMLUListElement>(null);

@@ -32,6 +32,9 @@ interface SortState {
 
 const SORT_ICONS = { ascending: '▲', descending: '▼' } as const;
 
+/** Text longer than this wraps in a wide cell instead of stretching its column across the screen. */
+const LONG_TEXT = 60;
+
 /**
  * The API viewer's answer as a table: columns sortable from their headers (a button each, `aria-sort`
  * on the sorted one), the first 500 rows rendered, numbers right-aligned with every digit, a sticky
@@ -42,7 +45,7 @@ export function ResultTable({ answer, filename, label }: ResultTableProps): Reac
   const table = useMemo(() => tableFromAnswer(answer), [answer]);
   const [state, setState] = useState<SortState>({ answer, sort: null, announcement: '' });
   // A new answer starts in its own order (the state is reset during render, as React recommends).
-  const current = state.answer === answer ? state : { answer, sort: null, announcement: '' };
+  const current = Object.is(state.answer, answer) ? state : { answer, sort: null, announcement: '' };
   if (current !== state) setState(current);
   const { sort } = current;
   const rows = useMemo(() => (table.kind === 'table' ? sortRows(table.rows, sort) : []), [table, sort]);
@@ -111,6 +114,7 @@ export function ResultTable({ answer, filename, label }: ResultTableProps): Reac
                   const classes = [
                     column.numeric ? 'result-table__num' : '',
                     isMissing(value) ? 'result-table__missing' : '',
+                    typeof value === 'string' && value.length > LONG_TEXT ? 'result-table__long' : '',
                   ].filter(Boolean);
                   return (
                     <td key={column.key} className={classes.length > 0 ? classes.join(' ') : undefined}>
