@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
 import { measureSearchSpeed, SEARCH_TARGET_MS, searchSpeedTable } from './bench/search-speed.ts';
+import { measureViewerSpeed, viewerSpeedHeading, viewerSpeedTable } from './bench/viewer-models.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
 import { loadFailure, loadTable, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
 import {
@@ -380,6 +381,9 @@ async function main(): Promise<number> {
         `\nDocumentation search: Pagefind in Chromium, each query 5 times (target: at most ${String(SEARCH_TARGET_MS)} ms)\n`,
       );
       console.log(searchSpeedTable(searches));
+      const viewers = measureViewerSpeed();
+      console.log(`\n${viewerSpeedHeading(viewers)}\n`);
+      console.log(viewerSpeedTable(viewers));
     }
   } finally {
     await stopSite();

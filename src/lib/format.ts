@@ -190,3 +190,23 @@ export function formatCents(
     ...(round ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
   }).format(cents / 100);
 }
+
+/**
+ * A number with every digit it has, grouped ("383,285,000,000", "0.30000000000000004"): for raw
+ * answers (the API viewer's table), where an abbreviation or rounding would change the value the
+ * reader is checking. Grouping can be left out for identifiers such as years; values that JavaScript
+ * writes in exponent form (below 1e-6 or from 1e21) keep that form, which is shorter and exact.
+ */
+export function formatExactNumber(
+  value: number | null | undefined,
+  options: { locale?: string; grouping?: boolean } = {},
+): string {
+  if (!isFiniteNumber(value)) return MISSING_VALUE;
+  const text = String(value);
+  if (text.includes('e')) return text;
+  return numberFormat(options.locale ?? DEFAULT_LOCALE, {
+    maximumFractionDigits: 100,
+    useGrouping: options.grouping ?? true,
+    signDisplay: 'negative',
+  }).format(value);
+}

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatCents, formatDate, formatNumber, formatPercent, formatPrice } from '../../src/lib/format.ts';
+import {
+  formatCents,
+  formatDate,
+  formatExactNumber,
+  formatNumber,
+  formatPercent,
+  formatPrice,
+} from '../../src/lib/format.ts';
 
 const DASH = '–';
 
@@ -177,5 +184,30 @@ describe('formatCents', () => {
     expect(formatCents(3900, 'usd', { wholeUnits: true })).toBe('$39');
     expect(formatCents(3120, 'usd', { wholeUnits: true })).toBe('$31.20');
     expect(formatCents(2925, 'usd')).toBe('$29.25');
+  });
+});
+
+describe('formatExactNumber', () => {
+  it('keeps every digit and groups the integer part', () => {
+    expect(formatExactNumber(383285000000)).toBe('383,285,000,000');
+    expect(formatExactNumber(-1234.5)).toBe('-1,234.5');
+    expect(formatExactNumber(0.30000000000000004)).toBe('0.30000000000000004');
+    expect(formatExactNumber(Number.MAX_SAFE_INTEGER)).toBe('9,007,199,254,740,991');
+    expect(formatExactNumber(0.000412)).toBe('0.000412');
+    expect(formatExactNumber(-0)).toBe('0');
+  });
+
+  it('leaves grouping out when asked (years, identifiers)', () => {
+    expect(formatExactNumber(2026, { grouping: false })).toBe('2026');
+  });
+
+  it('keeps the exponent form of very small and very large values', () => {
+    expect(formatExactNumber(1.5e-7)).toBe('1.5e-7');
+    expect(formatExactNumber(1e21)).toBe('1e+21');
+  });
+
+  it('shows a dash for missing and non-finite values', () => {
+    expect(formatExactNumber(null)).toBe('–');
+    expect(formatExactNumber(Number.NaN)).toBe('–');
   });
 });
