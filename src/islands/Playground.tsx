@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type SyntheticEvent, type KeyboardEvent } from 'react';
 import { chooseLanguage, chosenLanguage } from '../lib/docs/code-tabs.ts';
 import { DEFAULT_CODE_LANGUAGE, type CodeLanguage } from '../lib/docs/code-languages.ts';
 import { formatDate, formatNumber } from '../lib/format.ts';
@@ -21,6 +21,7 @@ import { AUTH_LINKS } from '../lib/routes.ts';
 import { $signedIn } from '../lib/stores/auth.ts';
 import { $dataTier } from '../lib/stores/plan-access.ts';
 import {
+  $apiUrl,
   $codeSamples,
   $copyNote,
   $endpoint,
@@ -291,9 +292,9 @@ function AnswerPanel({
 }) {
   const signedIn = useStore($signedIn);
   const tabsId = useId();
-  const table = useMemo(() => tableFromAnswer(answer.json ? answer.body : undefined), [answer]);
+  const table = useMemo(() => tableFromAnswer(answer.json ? answer.body : answer.text), [answer]);
   const series = useMemo(
-    () => (endpoint.chart && table.ok ? seriesOf(table.rows) : { points: [], intraday: false }),
+    () => (endpoint.chart && table.kind === 'table' ? seriesOf(table.rows) : { points: [], intraday: false }),
     [endpoint, table],
   );
   const views = VIEWS.filter((item) => item.view !== 'chart' || endpoint.chart);
@@ -311,7 +312,7 @@ function AnswerPanel({
         </span>
         <span>{formatNumber(answer.ms)} ms</span>
         <span>{formatBytes(answer.bytes)}</span>
-        {table.ok && <span>{formatNumber(table.rows.length)} rows</span>}
+        {table.kind === 'table' && <span>{formatNumber(table.rows.length)} rows</span>}
       </p>
       {limits.length > 0 && (
         <dl className="playground-limits" aria-label="Call budget headers">
@@ -359,8 +360,8 @@ function AnswerPanel({
             <pre className="playground-raw">{answer.text.slice(0, 200_000)}</pre>
           ))}
         {view === 'table' &&
-          (table.ok ? (
-            <ResultTable table={table} fileName={fileName} label="Answer as a table" />
+          (table.kind === 'table' ? (
+            <ResultTable answer={answer.body} filename={fileName} label="Answer as a table" />
           ) : (
             <p className="playground-note">{table.reason}</p>
           ))}
@@ -578,13 +579,14 @@ export function Playground({ catalogue }: Props) {
   const problems = useStore($problems);
   const owner = useStore($keyOwner);
   const tier = useStore($dataTier);
+  const apiUrl = useStore($apiUrl);
 
   useEffect(() => startPlayground(catalogue), [catalogue]);
 
   if (endpoint === null) return null;
   const locked = endpoint.tier > tier;
-  const shownUrl = requestUrl(catalogue.apiUrl, endpoint, state.values);
-  const onSubmit = (event: FormEvent): void => {
+  const shownUrl = requestUrl(apiUrl === '' ? catalogue.apiUrl : apiUrl, endpoint, state.values);
+  const onSubmit = (event: SyntheticEvent): void => {
     event.preventDefault();
     void send();
   };

@@ -1,6 +1,7 @@
 import { atom, computed, map } from 'nanostores';
 import { ApiError, api, dataApiGet, publicToken, type DataApiAnswer } from '../http.ts';
 import { KEY_PLACEHOLDER } from '../docs/key-placeholder.ts';
+import { CLIENT_CONFIG_URL } from '../firebase.ts';
 import type { CodeLanguage } from '../docs/code-languages.ts';
 import {
   formProblems,
@@ -83,6 +84,21 @@ export const $playground = map<PlaygroundState>({
 });
 
 export const $recent = atom<RecentRequest[]>([]);
+
+/**
+ * Where requests go: the address the page was built with until the running server says where
+ * this browser reaches the data API (/api/client-config), which a build cannot know.
+ */
+export const $apiUrl = atom('');
+
+async function loadApiUrl(): Promise<void> {
+  try {
+    const config = await api<{ dataApiUrl?: unknown }>(CLIENT_CONFIG_URL, { refreshOn403: false });
+    if (typeof config.dataApiUrl === 'string' && config.dataApiUrl !== '') $apiUrl.set(config.dataApiUrl);
+  } catch {
+    // The built address stays: right wherever the data API runs where the build expected it.
+  }
+}
 
 /** The endpoint being written. */
 export const $endpoint = computed([$catalogue, $playground], (catalogue, state) =>
@@ -184,6 +200,8 @@ function applySearch(search: string): void {
  */
 export function startPlayground(source: PlaygroundCatalogue): () => void {
   $catalogue.set(source);
+  $apiUrl.set(source.apiUrl);
+  void loadApiUrl();
   applySearch(location.search);
   $recent.set(loadRecent());
   history.replaceState(markedState(), '');
@@ -286,7 +304,7 @@ export async function send(): Promise<void> {
   const controller = new AbortController();
   sending = controller;
   $playground.set({ ...$playground.get(), checked: false, sending: true, failure: '' });
-  const url = requestUrl(catalogue().apiUrl, endpoint, state.values);
+  const url = requestUrl($apiUrl.get(), endpoint, state.values);
   try {
     const answer = await dataApiGet(withKey(url, await requestKey()), controller.signal);
     if (controller.signal.aborted) return;

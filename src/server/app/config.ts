@@ -97,6 +97,29 @@ export function browserApiOrigins(env?: Environment): string[] {
 }
 
 /**
+ * The data API's address as browsers must call it (the API viewer sends its requests there):
+ * PUBLIC_DATA_API_URL when set, else the data API's port on the host the page was asked from, so
+ * the same build works against any port the data API is started on.
+ */
+export function browserDataApiUrl(pageUrl: URL, env?: Environment): string {
+  const configured = blankToUndefined(current(env).PUBLIC_DATA_API_URL)?.trim();
+  if (configured !== undefined) return configured.replace(/\/+$/, '');
+  return `${pageUrl.protocol}//${pageUrl.hostname}:${String(readConfig(env).dataApiPort)}`;
+}
+
+/**
+ * The origins the pages' Content-Security-Policy lets the browser call the data API at: the
+ * configured address's, else the data API's port on this machine's own names (a server answering
+ * on another name sets PUBLIC_DATA_API_URL, as its published examples need anyway).
+ */
+export function browserDataApiOrigins(env?: Environment): string[] {
+  const configured = blankToUndefined(current(env).PUBLIC_DATA_API_URL)?.trim();
+  if (configured !== undefined) return [normalizeOrigin(configured, 'PUBLIC_DATA_API_URL')];
+  const port = String(readConfig(env).dataApiPort);
+  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`];
+}
+
+/**
  * Whether forwarded headers (X-Forwarded-Proto, -Host, -For) are believed. Only a proxy in front of
  * the site can make them trustworthy, so they are ignored unless the operator sets TRUST_PROXY=1.
  */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   authEmulatorUrl,
   browserApiOrigins,
+  browserDataApiOrigins,
   firebaseAuthDomain,
   readConfig,
   type Environment,
@@ -85,11 +86,12 @@ export function mergePolicies(...policies: Policy[]): Policy {
  * connection to that emulator (the address /api/client-config gives the browser); against a real
  * Firebase project, Google's identity endpoints, the loader of the SDK's helper frame and that
  * frame on the project's auth domain (Google's sign-in window needs them); plus the accounts API's
- * origins when PUBLIC_PORTAL_URL or PUBLIC_APP_SERVER_URL put it elsewhere.
+ * origins when PUBLIC_PORTAL_URL or PUBLIC_APP_SERVER_URL put it elsewhere, and the data API's
+ * (the API viewer calls it as any client would).
  */
 export function configuredPageSources(env?: Environment): Policy {
   const emulator = authEmulatorUrl(readConfig(env));
-  const api = browserApiOrigins(env);
+  const api = [...browserApiOrigins(env), ...browserDataApiOrigins(env)];
   if (emulator !== null) return new Map([['connect-src', [emulator, ...api]]]);
   return new Map([
     ['script-src', [GOOGLE_API_LOADER]],

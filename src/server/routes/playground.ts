@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import type { AccountsEnv } from '../app/context.ts';
+import { browserDataApiUrl } from '../app/config.ts';
 import { apiError } from '../app/errors.ts';
+import { requestOrigin } from '../app/request.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { codeSamples, type CodeSample } from '../docs/code-samples.ts';
 import { publishedApiUrl } from '../docs/markdown-plugins.ts';
@@ -36,7 +38,7 @@ export interface PlaygroundRouteOptions {
 /**
  * GET /api/playground/code-samples?variant=stable&endpoint=quote&symbol=AAPL: the request in every
  * documentation language with `YOUR_API_KEY` as the key (the viewer shows the reader's key masked,
- * and copies it whole). GET /api/playground/symbols?query=AAP: tickers first, then names.
+ * and copies it whole), addressed where this browser reaches the data API, so a copied request runs. GET /api/playground/symbols?query=AAP: tickers first, then names.
  */
 export function createPlaygroundRoutes(options: PlaygroundRouteOptions = {}): Hono<AccountsEnv> {
   const directoryOf = options.directory ?? (() => siteDirectory().get());
@@ -68,7 +70,7 @@ export function createPlaygroundRoutes(options: PlaygroundRouteOptions = {}): Ho
           values[param.name] = value;
         }
         const samples: CodeSample[] = codeSamples({
-          url: `${found.apiUrl}${requestPath(endpoint, values)}`,
+          url: `${browserDataApiUrl(new URL(requestOrigin(c)))}${requestPath(endpoint, values)}`,
           query: queryPairs(endpoint, values),
         });
         return c.json({ samples }, 200, { 'Cache-Control': 'public, max-age=3600' });
