@@ -12,7 +12,7 @@ import {
   refusalAdvice,
   requestUrl,
   seriesOf,
-  withKey,
+  withKeyText,
   type PlaygroundCatalogue,
   type PlaygroundEndpoint,
   type PlaygroundParam,
@@ -357,7 +357,9 @@ function AnswerPanel({
           (answer.json ? (
             <JsonTree value={answer.body} label="Answer as JSON" />
           ) : (
-            <pre className="playground-raw">{answer.text.slice(0, 200_000)}</pre>
+            <pre className="playground-raw" tabIndex={0} aria-label="Answer as text">
+              {answer.text.slice(0, 200_000)}
+            </pre>
           ))}
         {view === 'table' &&
           (table.kind === 'table' ? (
@@ -493,7 +495,7 @@ function CodePanel() {
               >
                 Copy {sample.label}
               </button>
-              <pre>
+              <pre tabIndex={0} aria-label={`${sample.label} request`}>
                 <code
                   className={`hljs language-${sample.language}`}
                   dangerouslySetInnerHTML={{ __html: shownCode(sample.html) }}
@@ -613,7 +615,7 @@ export function Playground({ catalogue }: Props) {
             </h2>
             <p className="playground-url">
               <span className="playground-method">GET</span>
-              <code>{owner.kind === 'account' ? withKey(shownUrl, maskKey(owner.key)) : shownUrl}</code>
+              <code>{owner.kind === 'account' ? withKeyText(shownUrl, maskKey(owner.key)) : shownUrl}</code>
             </p>
             <p className="playground-description">{endpoint.description}</p>
             <p className="playground-facts">

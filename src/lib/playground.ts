@@ -175,7 +175,12 @@ export function requestUrl(apiUrl: string, endpoint: PlaygroundEndpoint, values:
 
 /** The same address with the key as the last parameter, as a client would send it. */
 export function withKey(url: string, key: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}apikey=${encodeURIComponent(key)}`;
+  return withKeyText(url, encodeURIComponent(key));
+}
+
+/** The address with a key written as is: the masked key the screen shows. */
+export function withKeyText(url: string, keyText: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}apikey=${keyText}`;
 }
 
 /** A key as the viewer shows it on screen: its first and last four characters. */

@@ -16,6 +16,7 @@ import {
   searchOf,
   seriesOf,
   withKey,
+  withKeyText,
   type PlaygroundEndpoint,
   type PlaygroundParam,
 } from '../../src/lib/playground.ts';
@@ -131,6 +132,7 @@ describe('requests and addresses', () => {
     expect(url).toBe(`${API}/stable/income-statement?symbol=AAPL&period=quarter&limit=4`);
     expect(withKey(url, 'k3y')).toBe(`${url}&apikey=k3y`);
     expect(withKey(`${API}/stable/stock-list`, 'k3y')).toBe(`${API}/stable/stock-list?apikey=k3y`);
+    expect(withKeyText(url, 'k3y•••')).toBe(`${url}&apikey=k3y•••`);
   });
 
   it('reads an address back into the same request, ignoring parameters the endpoint does not take', () => {
