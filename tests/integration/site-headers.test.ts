@@ -19,6 +19,8 @@ import {
 
 const BUILT = "script-src 'self' 'sha256-built'; style-src 'self' 'sha256-style'";
 const EMULATOR = '127.0.0.1:9799';
+/** Where the pages may call the data API when no address is published: its default port on this machine. */
+const LOCAL_DATA_API = ['http://localhost:4322', 'http://127.0.0.1:4322', 'http://[::1]:4322'];
 const saved = { ...process.env };
 
 type Writer = (res: ServerResponse) => void;
@@ -84,7 +86,7 @@ describe('the site server’s answers', () => {
     expect(policy.get('object-src')).toEqual(["'none'"]);
     expect(policy.get('base-uri')).toEqual(["'none'"]);
     expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
-    expect(policy.get('connect-src')).toEqual(["'self'", `http://${EMULATOR}`]);
+    expect(policy.get('connect-src')).toEqual(["'self'", `http://${EMULATOR}`, ...LOCAL_DATA_API]);
   });
 
   it('completes the policy an on-demand page brings in its head, keeping its status and headers', async () => {
@@ -186,7 +188,25 @@ describe('the site server’s answers', () => {
 describe('the pages’ configured sources', () => {
   it('let the browser reach the Auth emulator the server names, and no Google service', () => {
     const sources = configuredPageSources({ FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' });
-    expect([...sources]).toEqual([['connect-src', ['http://127.0.0.1:9099']]]);
+    expect([...sources]).toEqual([['connect-src', ['http://127.0.0.1:9099', ...LOCAL_DATA_API]]]);
+  });
+
+  it('let the API viewer call the data API: its published origin, else its port on this machine', () => {
+    const published = configuredPageSources({
+      FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+      PUBLIC_DATA_API_URL: 'https://data.example.com/v1/',
+    });
+    expect(published.get('connect-src')).toEqual(['http://127.0.0.1:9099', 'https://data.example.com']);
+    const local = configuredPageSources({
+      FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+      DATA_API_PORT: '4552',
+    });
+    expect(local.get('connect-src')).toEqual([
+      'http://127.0.0.1:9099',
+      'http://localhost:4552',
+      'http://127.0.0.1:4552',
+      'http://[::1]:4552',
+    ]);
   });
 
   it('let a real Firebase project’s Google sign-in work: its endpoints, its helper frame and loader', () => {
@@ -197,6 +217,7 @@ describe('the pages’ configured sources', () => {
     expect(sources.get('connect-src')).toEqual([
       'https://identitytoolkit.googleapis.com',
       'https://securetoken.googleapis.com',
+      ...LOCAL_DATA_API,
     ]);
     expect(sources.get('script-src')).toEqual(['https://apis.google.com']);
     expect(sources.get('frame-src')).toEqual(['https://tickerlake-prod.firebaseapp.com']);
@@ -208,7 +229,11 @@ describe('the pages’ configured sources', () => {
       PUBLIC_PORTAL_URL: 'https://portal.example.com/api/portal/',
       PUBLIC_APP_SERVER_URL: '/api/app',
     });
-    expect(sources.get('connect-src')).toEqual(['http://127.0.0.1:9099', 'https://portal.example.com']);
+    expect(sources.get('connect-src')).toEqual([
+      'http://127.0.0.1:9099',
+      'https://portal.example.com',
+      ...LOCAL_DATA_API,
+    ]);
   });
 });
 
