@@ -72,6 +72,8 @@ test.describe('the API viewer', () => {
     page,
     context,
   }) => {
+    // Five years of daily rows, drawn, then a second request from the shell.
+    test.slow();
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await openSignedIn(page, '/playground?endpoint=historical-price-eod/full&symbol=AAPL');
     await expect(page.getByRole('heading', { level: 2, name: 'Daily prices, full' })).toBeVisible();

@@ -1,6 +1,10 @@
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
 import { AUTH_EMULATOR_URL, createAccount, openPage, signInThroughApi, uniqueEmail } from './fixtures.ts';
 
+/** The end-to-end data API's port on this machine's names: where the pages may call it. */
+const DATA_API_PORT = process.env.E2E_DATA_API_PORT ?? '4352';
+const DATA_API_ORIGINS = [`http://localhost:${DATA_API_PORT}`, `http://127.0.0.1:${DATA_API_PORT}`];
+
 const DASHBOARD = '/developer/docs/dashboard';
 
 /** One page of each kind: prerendered, on demand (and again from the page cache), and both 404s. */
@@ -81,8 +85,9 @@ test.describe('security headers', () => {
       expect(parsed.get('object-src'), path).toEqual(["'none'"]);
       expect(parsed.get('base-uri'), path).toEqual(["'none'"]);
       expect(parsed.get('form-action'), path).toEqual(["'self'"]);
-      // Exactly the site and the Auth emulator the running server names, never a wildcard.
-      expect(parsed.get('connect-src'), path).toEqual(["'self'", AUTH_EMULATOR_URL]);
+      // Exactly the site, the Auth emulator the running server names and the data API (the API viewer
+      // calls it), never a wildcard.
+      expect(parsed.get('connect-src'), path).toEqual(["'self'", AUTH_EMULATOR_URL, ...DATA_API_ORIGINS]);
       for (const name of ['script-src', 'style-src']) {
         const sources = parsed.get(name) ?? [];
         expect(sources[0], `${path} ${name}`).toBe("'self'");

@@ -20,7 +20,7 @@ import {
 const BUILT = "script-src 'self' 'sha256-built'; style-src 'self' 'sha256-style'";
 const EMULATOR = '127.0.0.1:9799';
 /** Where the pages may call the data API when no address is published: its default port on this machine. */
-const LOCAL_DATA_API = ['http://localhost:4322', 'http://127.0.0.1:4322', 'http://[::1]:4322'];
+const LOCAL_DATA_API = ['http://localhost:4322', 'http://127.0.0.1:4322'];
 const saved = { ...process.env };
 
 type Writer = (res: ServerResponse) => void;
@@ -205,7 +205,6 @@ describe('the pages’ configured sources', () => {
       'http://127.0.0.1:9099',
       'http://localhost:4552',
       'http://127.0.0.1:4552',
-      'http://[::1]:4552',
     ]);
   });
 

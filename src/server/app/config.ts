@@ -116,7 +116,8 @@ export function browserDataApiOrigins(env?: Environment): string[] {
   const configured = blankToUndefined(current(env).PUBLIC_DATA_API_URL)?.trim();
   if (configured !== undefined) return [normalizeOrigin(configured, 'PUBLIC_DATA_API_URL')];
   const port = String(readConfig(env).dataApiPort);
-  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`];
+  // CSP host sources take names and IPv4 addresses only; an IPv6 literal would be ignored with a warning.
+  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
 }
 
 /**
