@@ -17,6 +17,11 @@ export const ADD_IN_VERSION = '1.0.0.0';
 /** Where the add-in's files are served, under the site. */
 export const ADD_IN_BASE_PATH = '/excel-add-in';
 
+/** Whether a path is one of the add-in's files (whose pages Office may frame). */
+export function isAddInPath(path: string): boolean {
+  return path === ADD_IN_BASE_PATH || path.startsWith(`${ADD_IN_BASE_PATH}/`);
+}
+
 /** Each file of the add-in, by its path on the site. */
 export const ADD_IN_PATHS = {
   manifest: `${ADD_IN_BASE_PATH}/manifest.xml`,
