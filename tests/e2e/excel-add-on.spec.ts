@@ -1,0 +1,78 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { SPREADSHEET_FUNCTIONS, SPREADSHEET_NAMESPACE } from '../../src/lib/spreadsheet/functions.ts';
+import { openPage, signInAs } from './fixtures.ts';
+
+const PAGE = '/developer/docs/excel-add-on';
+
+test.describe('the Excel add-on page', () => {
+  test('a signed-out reader learns the functions and how to install the add-in, and downloads its files', async ({
+    page,
+    request,
+  }) => {
+    await openPage(page, PAGE);
+    await expect(page.getByRole('heading', { level: 1, name: 'Excel add-on' })).toBeVisible();
+    for (const fn of SPREADSHEET_FUNCTIONS) {
+      await expect(page.getByRole('heading', { level: 3, name: fn.name, exact: true })).toBeVisible();
+      await expect(page.getByLabel(`Example of ${fn.name}`)).toContainText(
+        `=${SPREADSHEET_NAMESPACE}.${fn.name}(`,
+      );
+    }
+    await expect(page.getByRole('heading', { name: 'Excel on the web' })).toBeVisible();
+    await expect(page.getByText('Upload My Add-in').first()).toBeVisible();
+    await expect(page.getByRole('link', { name: '/devauth' }).first()).toBeVisible();
+    // Signed out, the samples keep the placeholder.
+    await expect(page.getByLabel('IMPORTDATA of a price history')).toContainText('apikey=YOUR_API_KEY');
+
+    const manifestHref = await page.locator('[data-manifest-link]').getAttribute('href');
+    const manifest = await request.get(manifestHref ?? '');
+    expect(manifest.ok()).toBe(true);
+    expect(manifest.headers()['content-type']).toContain('application/xml');
+    const xml = await manifest.text();
+    expect(xml).toMatch(/^<\?xml version="1\.0"/);
+    expect(xml).toContain(`<bt:String id="Functions.Namespace" DefaultValue="${SPREADSHEET_NAMESPACE}"/>`);
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      return doc.getElementsByTagName('parsererror').length === 0 ? doc.documentElement.localName : 'error';
+    }, xml);
+    expect(parsed).toBe('OfficeApp');
+
+    const metadataHref = await page.locator('[data-metadata-link]').getAttribute('href');
+    const metadata = (await (await request.get(metadataHref ?? '')).json()) as {
+      functions: { id: string }[];
+    };
+    expect(metadata.functions.map((fn) => fn.id)).toEqual(SPREADSHEET_FUNCTIONS.map((fn) => fn.name));
+    for (const path of [
+      '/excel-add-in/functions.js',
+      '/excel-add-in/icon-32.png',
+      '/excel-add-in/taskpane',
+    ]) {
+      expect((await request.get(path)).ok(), path).toBe(true);
+    }
+  });
+
+  test('a signed-in reader sees their own key in the spreadsheet samples', async ({ page }) => {
+    await signInAs(page, { username: 'sheila', apiKey: 's'.repeat(32) });
+    await openPage(page, PAGE);
+    await expect(page.getByLabel('IMPORTDATA of a price history')).toContainText(`apikey=${'s'.repeat(32)}`);
+  });
+
+  test('the task pane offers to connect and lists the functions', async ({ page }) => {
+    await page.goto('/excel-add-in/taskpane');
+    await expect(page.getByRole('button', { name: 'Connect' })).toBeVisible();
+    await expect(page.getByText(`=${SPREADSHEET_NAMESPACE}.QUOTE(symbol, [field])`)).toBeVisible();
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`has no accessibility violations (${theme})`, async ({ page }) => {
+      await page.addInitScript((mode) => {
+        localStorage.setItem('themeMode', mode);
+      }, theme);
+      await openPage(page, PAGE);
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+    });
+  }
+});
