@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { SPREADSHEET_FUNCTIONS, SPREADSHEET_NAMESPACE } from '../../src/lib/spreadsheet/functions.ts';
-import { openPage, signInAs } from './fixtures.ts';
+import { createAccount, openPage, signInAs, signInThroughApi } from './fixtures.ts';
 
 const PAGE = '/developer/docs/excel-add-on';
 
@@ -57,10 +57,40 @@ test.describe('the Excel add-on page', () => {
     await expect(page.getByLabel('IMPORTDATA of a price history')).toContainText(`apikey=${'s'.repeat(32)}`);
   });
 
-  test('the task pane offers to connect and lists the functions', async ({ page }) => {
+  test('a developer connects the task pane through the device flow, sees the account and disconnects', async ({
+    page,
+    browser,
+    request,
+  }) => {
+    test.slow(); // the pane polls every five seconds, as the server asks
+    const account = await createAccount(request);
     await page.goto('/excel-add-in/taskpane');
-    await expect(page.getByRole('button', { name: 'Connect' })).toBeVisible();
     await expect(page.getByText(`=${SPREADSHEET_NAMESPACE}.QUOTE(symbol, [field])`)).toBeVisible();
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect(page.getByLabel('Your code')).toHaveText(/^[A-Z]{4}-[A-Z]{4}$/);
+    const link = await page.getByRole('link', { name: /\/devauth$/ }).getAttribute('href');
+
+    // The owner confirms in a browser of their own, signed in to the site.
+    const owner = await browser.newPage();
+    await openPage(owner, new URL(link ?? '').pathname + new URL(link ?? '').search);
+    await signInThroughApi(owner, account);
+    await owner.getByRole('button', { name: 'Continue' }).click();
+    await expect(
+      owner.getByRole('heading', { name: 'Excel add-in wants access to your API key' }),
+    ).toBeVisible();
+    await owner.getByRole('button', { name: 'Approve' }).click();
+    await expect(owner.getByRole('heading', { name: 'Tool connected' })).toBeVisible();
+    await owner.close();
+
+    await expect(page.getByRole('heading', { name: 'Connected' })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText(account.email)).toBeVisible();
+    const stored = await page.evaluate(() =>
+      Object.keys(localStorage).some((name) => name.endsWith('-excel-connection')),
+    );
+    expect(stored).toBe(true);
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await expect(page.getByRole('button', { name: 'Connect' })).toBeVisible();
+    await expect(page.getByRole('status')).toContainText('Disconnected');
   });
 
   for (const theme of ['light', 'dark'] as const) {
