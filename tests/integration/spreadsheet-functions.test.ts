@@ -88,13 +88,14 @@ describe('values and ranges', () => {
 
   it('takes Excel date serials for from and to', async () => {
     // 46296 is 2026-10-01 and 46326 is 2026-10-31 in Excel's 1900 date system.
-    const bySerial = await call('HISTORY', ['AAPL', 46296, 46326, null]);
+    const bySerial = await call('HISTORY', ['AAPL', 46296, 46326, 'date,close']);
     const byText = await call('HISTORY', ['AAPL', '2026-10-01', '2026-10-31', null]);
     expect(bySerial).toEqual(byText);
   });
 
   it('lays STATEMENT out with lines as rows and periods as columns, newest period first', async () => {
     const range = (await call('STATEMENT', ['AAPL', 'income', 'annual', 3])) as unknown[][];
+    expect(await call('STATEMENT', ['AAPL', 'Income Statement', null, 3])).toEqual(range);
     const [header, dates] = range;
     expect(header?.[0]).toBe('Line');
     expect(header).toHaveLength(4);

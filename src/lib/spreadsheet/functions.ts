@@ -156,6 +156,14 @@ export const STATEMENT_ENDPOINTS = {
   cashflow: 'cash-flow-statement',
 } as const;
 
+/** Longer names readers also write for a statement (compared without spaces, dashes and case). */
+const STATEMENT_ALIASES: Readonly<Record<string, keyof typeof STATEMENT_ENDPOINTS>> = {
+  incomestatement: 'income',
+  balancesheet: 'balance',
+  balancesheetstatement: 'balance',
+  cashflowstatement: 'cashflow',
+};
+
 /** Statement fields that identify the filing rather than report a line; kept out of the lines. */
 const STATEMENT_IDENTITY_FIELDS = new Set(['symbol', 'cik', 'acceptedDate', 'fiscalYear', 'period', 'date']);
 
@@ -251,7 +259,10 @@ export const SPREADSHEET_FUNCTIONS: readonly SpreadsheetFunction[] = [
       if (first !== undefined && last !== undefined && first > last) {
         throw badArgument('from must be on or before to.');
       }
-      const columns = readFields(fields, HISTORY_FIELDS, ['close']);
+      // The date always leads; a reader who lists it too gets it once.
+      const columns = readFields(fields, ['date', ...HISTORY_FIELDS], ['close']).filter(
+        (field) => field !== 'date',
+      );
       const rows = await client.rows(HISTORY_PATH, params);
       if (rows.length === 0) {
         if (first !== undefined || last !== undefined) {
@@ -296,8 +307,11 @@ export const SPREADSHEET_FUNCTIONS: readonly SpreadsheetFunction[] = [
     endpoints: Object.values(STATEMENT_ENDPOINTS),
     async run(client, [symbol, statement, period, limit]) {
       const ticker = readSymbol(symbol);
-      const kind = readText(statement, '').toLowerCase().replace(/[\s-]/g, '');
-      if (!Object.hasOwn(STATEMENT_ENDPOINTS, kind)) {
+      const written = readText(statement, '')
+        .toLowerCase()
+        .replace(/[\s_-]/g, '');
+      const kind = Object.hasOwn(STATEMENT_ENDPOINTS, written) ? written : STATEMENT_ALIASES[written];
+      if (kind === undefined) {
         throw badArgument('statement must be "income", "balance" or "cashflow".');
       }
       const path = STATEMENT_ENDPOINTS[kind as keyof typeof STATEMENT_ENDPOINTS];
