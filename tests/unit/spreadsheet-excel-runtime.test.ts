@@ -5,10 +5,12 @@ import { functionsMetadata } from '../../src/lib/spreadsheet/metadata.ts';
 
 /** Excel's custom-functions runtime as far as the entry uses it: associate, and the error type. */
 class FakeExcelError {
-  constructor(
-    readonly code: string,
-    readonly message?: string,
-  ) {}
+  readonly code: string;
+  readonly message: string | undefined;
+  constructor(code: string, message?: string) {
+    this.code = code;
+    this.message = message;
+  }
 }
 
 const holder = globalThis as { CustomFunctions?: unknown };
