@@ -84,6 +84,7 @@ test.describe('the Excel add-on page', () => {
 
     await expect(page.getByRole('heading', { name: 'Connected' })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText(account.email)).toBeVisible();
+    await expect(page.getByText('Plan: Free')).toBeVisible();
     const stored = await page.evaluate(() =>
       Object.keys(localStorage).some((name) => name.endsWith('-excel-connection')),
     );

@@ -5,6 +5,8 @@ import {
   type DeviceCodeGrant,
 } from './device-flow.ts';
 import { hostKeyStore, type KeyStore, type SpreadsheetConnection } from './key-store.ts';
+import { PORTAL_URL } from '../endpoints.ts';
+import type { PricePlansAnswer } from '../price-plans.ts';
 
 /**
  * The add-in's task pane without a framework: it shows whether the workbook is connected, runs the
@@ -33,6 +35,20 @@ function anchor(root: ParentNode, name: string): HTMLAnchorElement {
 
 type View = 'signed-out' | 'pending' | 'connected';
 
+/** The plan's name as the price list gives it ("Free", "Starter"), or its code when the list cannot be read. */
+async function planName(code: string): Promise<string> {
+  try {
+    const response = await fetch(`${PORTAL_URL}/account/get-price-plans`, {
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) return code;
+    const answer = (await response.json()) as PricePlansAnswer;
+    return answer.plans.find((plan) => plan.code === code)?.name ?? code;
+  } catch {
+    return code;
+  }
+}
+
 /** Wires the task pane page; `keys` defaults to the host's store (OfficeRuntime.storage or localStorage). */
 export function startTaskPane(root: ParentNode, keys: KeyStore = hostKeyStore()): void {
   const views = {
@@ -59,6 +75,9 @@ export function startTaskPane(root: ParentNode, keys: KeyStore = hostKeyStore())
     account.textContent = connection.email;
     plan.textContent = connection.plan;
     show('connected');
+    void planName(connection.plan).then((name) => {
+      plan.textContent = name;
+    });
   };
 
   const showGrant = (grant: DeviceCodeGrant): void => {
