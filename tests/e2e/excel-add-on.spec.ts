@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { SPREADSHEET_FUNCTIONS, SPREADSHEET_NAMESPACE } from '../../src/lib/spreadsheet/functions.ts';
@@ -42,13 +43,29 @@ test.describe('the Excel add-on page', () => {
       functions: { id: string }[];
     };
     expect(metadata.functions.map((fn) => fn.id)).toEqual(SPREADSHEET_FUNCTIONS.map((fn) => fn.name));
-    for (const path of [
-      '/excel-add-in/functions.js',
-      '/excel-add-in/icon-32.png',
-      '/excel-add-in/taskpane',
-    ]) {
-      expect((await request.get(path)).ok(), path).toBe(true);
-    }
+    expect((await request.get('/excel-add-in/icon-32.png')).headers()['content-type']).toBe('image/png');
+
+    // functions.js stands alone: run in a context with only Excel's runtime, it registers every function.
+    const script = await request.get('/excel-add-in/functions.js');
+    expect(script.headers()['content-type']).toContain('javascript');
+    const registered: string[] = [];
+    runInNewContext(await script.text(), {
+      CustomFunctions: { associate: (id: string) => registered.push(id), Error },
+      fetch,
+      URLSearchParams,
+    });
+    expect(registered).toEqual(SPREADSHEET_FUNCTIONS.map((fn) => fn.name));
+
+    // Office on the web frames the task pane, which loads office.js; the site's other pages stay unframeable.
+    const pane = await request.get('/excel-add-in/taskpane');
+    expect(pane.headers()['x-frame-options']).toBeUndefined();
+    expect(pane.headers()['content-security-policy']).toMatch(
+      /frame-ancestors [^;]*https:\/\/\*\.officeapps\.live\.com/,
+    );
+    expect(pane.headers()['content-security-policy']).toMatch(
+      /script-src [^;]*https:\/\/appsforoffice\.microsoft\.com/,
+    );
+    expect((await request.get(PAGE)).headers()['x-frame-options']).toBe('DENY');
   });
 
   test('a signed-in reader sees their own key in the spreadsheet samples', async ({ page }) => {
