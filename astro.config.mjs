@@ -23,6 +23,7 @@ const NOT_IN_SITEMAP = [
   '/developer/docs/invoices',
   '/dev/',
   '/devauth',
+  '/excel-add-in/',
   '/auth/action',
   '/404',
   '/500',

@@ -48,9 +48,13 @@ afterEach(() => {
   process.env = { ...saved, FIREBASE_AUTH_EMULATOR_HOST: EMULATOR };
 });
 
-async function answerTo(write: Writer, headers: Record<string, string> = {}): Promise<Response> {
+async function answerTo(
+  write: Writer,
+  headers: Record<string, string> = {},
+  path = '/page',
+): Promise<Response> {
   writer = write;
-  const res = await fetch(`${base}/page`, { headers });
+  const res = await fetch(`${base}${path}`, { headers });
   await res.arrayBuffer();
   return res;
 }
@@ -270,5 +274,44 @@ describe('the built pages’ policy', () => {
     const empty = path.join(dir, 'empty.json');
     writeFileSync(empty, '[]');
     expect(() => readBuiltPagePolicy(empty)).toThrow(`${empty} holds no Content-Security-Policy`);
+  });
+});
+
+describe('the Excel add-in’s pages', () => {
+  const page: Writer = (out) => {
+    out.setHeader('Content-Security-Policy', "script-src 'self' 'sha256-page'; style-src 'self'");
+    out.setHeader('Content-Type', 'text/html; charset=utf-8');
+    out.end('<!doctype html><title>task pane</title>');
+  };
+
+  it('may be framed by Office on the web, load office.js and call the data API; other pages may not', async () => {
+    const res = await answerTo(page, {}, '/excel-add-in/taskpane');
+    expect(res.headers.get('x-frame-options')).toBeNull();
+    const policy = policyOf(res);
+    expect(policy.get('frame-ancestors')).toContain('https://*.officeapps.live.com');
+    expect(policy.get('frame-ancestors')).not.toContain("'none'");
+    expect(policy.get('script-src')).toContain('https://appsforoffice.microsoft.com');
+    expect(policy.get('script-src')).toContain("'sha256-page'");
+    expect(policy.get('connect-src')).toContain(
+      new URL(process.env.PUBLIC_DATA_API_URL ?? 'http://localhost:4322').origin,
+    );
+
+    const other = await answerTo(page);
+    expect(other.headers.get('x-frame-options')).toBe('DENY');
+    expect(policyOf(other).get('frame-ancestors')).toEqual(["'none'"]);
+    expect(policyOf(other).get('script-src')).not.toContain('https://appsforoffice.microsoft.com');
+  });
+
+  it('keeps the add-in’s files that are not pages unframeable', async () => {
+    const res = await answerTo(
+      (out) => {
+        out.setHeader('Content-Type', 'application/xml; charset=utf-8');
+        out.end('<OfficeApp/>');
+      },
+      {},
+      '/excel-add-in/manifest.xml',
+    );
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 });

@@ -2,6 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerRe
 import { TLSSocket } from 'node:tls';
 import { NON_PAGE_CONTENT_SECURITY_POLICY, securityHeaderList } from '../middleware/security-headers.ts';
 import { arrivedOverHttps } from './request.ts';
+import { isAddInPath } from '../../lib/spreadsheet/manifest.ts';
 
 type HeadersArgument = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
@@ -52,17 +53,20 @@ function completeHeaders(
     res.removeHeader('content-security-policy');
   } else if (isHtml(res)) {
     const astroPolicy = res.getHeader('content-security-policy');
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     res.setHeader(
       'Content-Security-Policy',
-      pagePolicy(typeof astroPolicy === 'string' ? astroPolicy : undefined),
+      pagePolicy(typeof astroPolicy === 'string' ? astroPolicy : undefined, path),
     );
+    // Office on the web frames the add-in's pages; their policy's frame-ancestors names where.
+    if (isAddInPath(path)) res.removeHeader('X-Frame-Options');
   } else if (!res.hasHeader('content-security-policy')) {
     res.setHeader('Content-Security-Policy', NON_PAGE_CONTENT_SECURITY_POLICY);
   }
 }
 
 /** A page's full Content-Security-Policy from the one Astro gave it, if any (content-security-policy.ts). */
-export type PagePolicy = (astroPolicy?: string) => string;
+export type PagePolicy = (astroPolicy?: string, path?: string) => string;
 
 /**
  * Gives one answer of the site server the site's security headers when its head is written,

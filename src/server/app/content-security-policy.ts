@@ -8,6 +8,9 @@ import {
   readConfig,
   type Environment,
 } from './config.ts';
+import { OFFICE_FRAME_ANCESTORS, OFFICE_JS_ORIGIN } from '../../lib/spreadsheet/office.ts';
+import { isAddInPath } from '../../lib/spreadsheet/manifest.ts';
+import { publishedApiUrl } from '../docs/markdown-plugins.ts';
 
 // The pages' Content-Security-Policy. Astro (security.csp in astro.config.mjs) writes script-src and
 // style-src with the hash of every inline script and style the site ships: on on-demand answers as
@@ -100,6 +103,19 @@ export function configuredPageSources(env?: Environment): Policy {
   ]);
 }
 
+/**
+ * What the Excel add-in's pages (under /excel-add-in/) need besides every page's policy: Office on
+ * the web frames them, they load office.js from Microsoft's CDN, and the custom functions running in
+ * them call the data API, which has its own origin. Only those pages get these sources.
+ */
+export function addInPageSources(env?: Environment): Policy {
+  return new Map([
+    ['script-src', [OFFICE_JS_ORIGIN]],
+    ['connect-src', [new URL(publishedApiUrl(env)).origin, OFFICE_JS_ORIGIN]],
+    ['frame-ancestors', [...OFFICE_FRAME_ANCESTORS]],
+  ]);
+}
+
 /** The node adapter's header file: each prerendered page's path and headers. */
 const BUILT_HEADERS = z.array(
   z.object({ pathname: z.string(), headers: z.array(z.object({ key: z.string(), value: z.string() })) }),
@@ -134,20 +150,27 @@ export function readBuiltPagePolicy(file: string): string {
 /**
  * A page's full policy from the one Astro gave its answer (undefined for pages read from disk
  * without it, such as the 404 page): the built pages' hashes, the page directives and the
- * configured sources are always in. Answers are cached by Astro's policy, which is the same for
+ * configured sources are always in; the Excel add-in's pages (`path` under /excel-add-in/) get their
+ * own sources as well ({@link addInPageSources}). Answers are cached by Astro's policy, which is the same for
  * nearly every page, so the union is computed once.
  */
-export function pagePolicyMaker(builtPolicy: string, env?: Environment): (astroPolicy?: string) => string {
-  const base = mergePolicies(PAGE_DIRECTIVES, parsePolicy(builtPolicy), configuredPageSources(env));
-  const baseText = serializePolicy(base);
+export function pagePolicyMaker(
+  builtPolicy: string,
+  env?: Environment,
+): (astroPolicy?: string, path?: string) => string {
+  const site = mergePolicies(PAGE_DIRECTIVES, parsePolicy(builtPolicy), configuredPageSources(env));
+  const addIn = mergePolicies(site, addInPageSources(env));
+  const baseText = { site: serializePolicy(site), addIn: serializePolicy(addIn) };
   const made = new Map<string, string>();
-  return (astroPolicy) => {
-    if (astroPolicy === undefined || astroPolicy.trim() === '') return baseText;
-    let text = made.get(astroPolicy);
+  return (astroPolicy, path = '/') => {
+    const kind = isAddInPath(path) ? 'addIn' : 'site';
+    if (astroPolicy === undefined || astroPolicy.trim() === '') return baseText[kind];
+    const key = `${kind} ${astroPolicy}`;
+    let text = made.get(key);
     if (text === undefined) {
-      text = serializePolicy(mergePolicies(base, parsePolicy(astroPolicy)));
+      text = serializePolicy(mergePolicies(kind === 'addIn' ? addIn : site, parsePolicy(astroPolicy)));
       // A handful of distinct policies at most; never let an unexpected variety grow without bound.
-      if (made.size < 32) made.set(astroPolicy, text);
+      if (made.size < 32) made.set(key, text);
     }
     return text;
   };

@@ -54,6 +54,7 @@ const MORE_LINKS: readonly DocsNavLink[] = [
   { href: `${DOCS_BASE}/status/`, label: 'Status' },
   { href: '/faqs', label: 'FAQs' },
   { href: '/help-center', label: 'Help center' },
+  { href: `${DOCS_BASE}/excel-add-on`, label: 'Excel add-on' },
   { href: `${DOCS_BASE}/resources/`, label: 'Third-party integrations' },
   { href: `${DOCS_BASE}/legacy-endpoints`, label: 'Legacy endpoints' },
 ];
