@@ -35,7 +35,13 @@ import {
 } from '../lib/stores/price-chart.ts';
 import { $darkMode } from '../lib/stores/theme.ts';
 import type { SymbolKind } from '../lib/symbol-routes.ts';
-import { themeColors, translucent, useThemeTick } from './parts/chart-theme.ts';
+import {
+  candleColors,
+  themeColors,
+  themedChartOptions,
+  translucent,
+  useThemeTick,
+} from './parts/chart-theme.ts';
 import { useHydrated } from './parts/use-hydrated.ts';
 import './PriceChart.css';
 
@@ -74,16 +80,7 @@ function draw(handle: ChartHandle, answer: ChartAnswer, chartType: ChartType, ki
   const { lib, chart } = handle;
   const colors = themeColors();
   const digits = chartPriceDigits(kind, answer.bars.at(-1)?.close);
-  chart.applyOptions({
-    layout: {
-      background: { type: lib.ColorType.Solid, color: colors.background },
-      textColor: colors.text,
-      fontFamily: colors.font,
-    },
-    grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-    rightPriceScale: { borderColor: colors.grid },
-    timeScale: { borderColor: colors.grid, timeVisible: isIntraday(answer.interval), secondsVisible: false },
-  });
+  chart.applyOptions(themedChartOptions(lib, colors, isIntraday(answer.interval)));
   const priceFormat = {
     type: 'custom' as const,
     minMove: 10 ** -digits,
@@ -94,14 +91,7 @@ function draw(handle: ChartHandle, answer: ChartAnswer, chartType: ChartType, ki
     handle.price = null;
   }
   if (chartType === 'candles') {
-    const options = {
-      upColor: colors.up,
-      downColor: colors.down,
-      wickUpColor: colors.up,
-      wickDownColor: colors.down,
-      borderVisible: false,
-      priceFormat,
-    };
+    const options = { ...candleColors(colors), priceFormat };
     let series = handle.price as ISeriesApi<'Candlestick'> | null;
     if (series === null) series = chart.addSeries(lib.CandlestickSeries, options);
     else series.applyOptions(options);

@@ -1,7 +1,7 @@
 import type { IChartApi } from 'lightweight-charts';
 import { useEffect, useRef, useState } from 'react';
 import type { SeriesPoint } from '../../lib/playground.ts';
-import { themeColors, useThemeTick } from './chart-theme.ts';
+import { candleColors, themeColors, themedChartOptions, useThemeTick } from './chart-theme.ts';
 
 interface Props {
   points: readonly SeriesPoint[];
@@ -31,34 +31,19 @@ export function SeriesChart({ points, intraday, label }: Props) {
         chart = lib.createChart(element, {
           autoSize: true,
           localization: { locale: 'en-US' },
-          layout: {
-            background: { type: lib.ColorType.Solid, color: colors.background },
-            textColor: colors.text,
-            fontFamily: colors.font,
-          },
-          grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-          rightPriceScale: { borderColor: colors.grid },
-          timeScale: { borderColor: colors.grid, timeVisible: intraday, secondsVisible: false },
+          ...themedChartOptions(lib, colors, intraday),
         });
         const candles = points.every((point) => point.open !== undefined);
         if (candles) {
-          chart
-            .addSeries(lib.CandlestickSeries, {
-              upColor: colors.up,
-              downColor: colors.down,
-              wickUpColor: colors.up,
-              wickDownColor: colors.down,
-              borderVisible: false,
-            })
-            .setData(
-              points.map((point) => ({
-                time: point.time as never,
-                open: point.open ?? point.value,
-                high: point.high ?? point.value,
-                low: point.low ?? point.value,
-                close: point.value,
-              })),
-            );
+          chart.addSeries(lib.CandlestickSeries, candleColors(colors)).setData(
+            points.map((point) => ({
+              time: point.time as never,
+              open: point.open ?? point.value,
+              high: point.high ?? point.value,
+              low: point.low ?? point.value,
+              close: point.value,
+            })),
+          );
         } else {
           chart
             .addSeries(lib.LineSeries, { color: colors.line, lineWidth: 2 })

@@ -3,6 +3,7 @@
  * the theme changes a chart must follow: shared by the symbol pages' price chart and the API
  * viewer's series chart.
  */
+import type { ColorType } from 'lightweight-charts';
 import { useEffect, useState } from 'react';
 
 /** The colours a chart is drawn in. */
@@ -75,4 +76,36 @@ export function useThemeTick(): number {
     };
   }, []);
   return tick;
+}
+
+/**
+ * A chart's options in the theme's colours (background, text, grid, scale borders), with hours on
+ * the time axis for intraday bars: what both charts apply when they draw or the theme changes.
+ */
+export function themedChartOptions(
+  lib: { ColorType: typeof ColorType },
+  colors: ThemeColors,
+  intraday: boolean,
+) {
+  return {
+    layout: {
+      background: { type: lib.ColorType.Solid, color: colors.background },
+      textColor: colors.text,
+      fontFamily: colors.font,
+    },
+    grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+    rightPriceScale: { borderColor: colors.grid },
+    timeScale: { borderColor: colors.grid, timeVisible: intraday, secondsVisible: false },
+  };
+}
+
+/** Candles in the theme's up and down colours, without borders. */
+export function candleColors(colors: ThemeColors) {
+  return {
+    upColor: colors.up,
+    downColor: colors.down,
+    wickUpColor: colors.up,
+    wickDownColor: colors.down,
+    borderVisible: false,
+  };
 }
