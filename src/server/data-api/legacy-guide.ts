@@ -110,6 +110,11 @@ function answerNotes(route: LegacyRoute): string[] {
   return notes;
 }
 
+/** The anchor of a legacy route's entry on the guide page (`quote`, `historical-chart-5min`). */
+export function legacyGuideAnchor(route: LegacyRoute): string {
+  return slug(route.path.replace(SYMBOL_SEGMENT, ''));
+}
+
 /**
  * Every legacy endpoint with its stable equivalent, grouped as the stable reference is, in the
  * order of the legacy table. Routes whose stable endpoint is not served are left out.
@@ -123,7 +128,7 @@ export function legacyGuide(endpoints: readonly EndpointDefinition[] = ENDPOINTS
     const batch = route.batch === undefined ? undefined : byPath.get(route.batch);
     const example = examples(route, stable);
     const entry: LegacyGuideEntry = {
-      id: slug(route.path.replace(SYMBOL_SEGMENT, '')),
+      id: legacyGuideAnchor(route),
       summary: stable.summary,
       legacy: { path: `/api/v3/${route.path}`, example: example.legacy },
       stable: { path: `/stable/${stable.path}`, example: example.stable },

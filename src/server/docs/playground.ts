@@ -7,14 +7,14 @@ import {
 } from '../data-api/endpoint-docs.ts';
 import type { EndpointDefinition } from '../data-api/endpoint.ts';
 import { ALL_ENDPOINTS, ENDPOINTS } from '../data-api/endpoints/index.ts';
-import { legacyEndpoints, type LegacyRoute } from '../data-api/legacy.ts';
+import { LEGACY_PREFIX, legacyEndpoints, legacyUsageName, type LegacyRoute } from '../data-api/legacy.ts';
 import type {
   ParamKind,
   PlaygroundCatalogue,
   PlaygroundEndpoint,
   PlaygroundParam,
 } from '../../lib/playground.ts';
-import { LEGACY_GUIDE_PAGE } from '../data-api/legacy-guide.ts';
+import { LEGACY_GUIDE_PAGE, legacyGuideAnchor } from '../data-api/legacy-guide.ts';
 import { exampleQuery, plansFor, referencePath } from './reference.ts';
 
 /*
@@ -126,8 +126,6 @@ export function stableCatalogue(
   };
 }
 
-const SYMBOL_SEGMENT = '/{symbol}';
-
 /** A legacy route's example: the stable example's values under the legacy parameter names. */
 function legacyExample(route: LegacyRoute, stable: EndpointDefinition | undefined): Record<string, string> {
   if (stable === undefined) return {};
@@ -151,14 +149,14 @@ export function legacyCatalogue(
     defaultEndpoint: DEFAULT_ENDPOINT,
     visitor: visitorAllowance(),
     endpoints: legacyEndpoints(endpoints).map(({ route, endpoint }) => {
-      const inPath = route.path.endsWith(SYMBOL_SEGMENT);
-      const id = inPath ? route.path.slice(0, -SYMBOL_SEGMENT.length) : route.path;
+      // The usage name (`api/v3/quote`) without its prefix: the legacy path without the symbol.
+      const id = legacyUsageName(route).slice(LEGACY_PREFIX.length - 1);
       return viewerEndpoint(endpoint, {
         id,
-        path: `/api/v3/${route.path}`,
-        ...(inPath ? { pathParam: 'symbol' } : {}),
+        path: `${LEGACY_PREFIX}${route.path}`,
+        ...(route.path === id ? {} : { pathParam: 'symbol' }),
         example: legacyExample(route, byPath.get(route.stable)),
-        reference: `${LEGACY_GUIDE_PAGE.path}#${id.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`,
+        reference: `${LEGACY_GUIDE_PAGE.path}#${legacyGuideAnchor(route)}`,
       });
     }),
   };
