@@ -685,6 +685,36 @@ describe('answers', () => {
     expect(lines).toContain('AAPL,Apple Inc.');
   });
 
+  it('keep only the fields asked for, in that order, as CSV columns and as JSON keys', async () => {
+    const csv = await h.request('/stable/stock-list', {
+      datatype: 'csv',
+      fields: 'companyName, symbol',
+      apikey: commercialKey,
+    });
+    expect(csv.status).toBe(200);
+    const lines = (await csv.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('companyName,symbol');
+    expect(lines).toContain('Apple Inc.,AAPL');
+
+    const json = await h.request('/stable/stock-list', { fields: 'companyName', apikey: commercialKey });
+    expect(json.status).toBe(200);
+    const rows = (await json.json()) as Record<string, unknown>[];
+    expect(rows).toContainEqual({ companyName: 'Apple Inc.' });
+    expect(rows.every((row) => Object.keys(row).join() === 'companyName')).toBe(true);
+  });
+
+  it('refuse a field the rows do not have, naming it and the fields there are', async () => {
+    const res = await h.request('/stable/stock-list', {
+      datatype: 'csv',
+      fields: 'symbol,ceo',
+      apikey: commercialKey,
+    });
+    expect(res.status).toBe(400);
+    expect(await errorOf(res)).toBe(
+      'Invalid value for parameter "fields": stock-list has no field "ceo". Its fields are symbol, companyName.',
+    );
+  });
+
   it('are logged without the API key', async () => {
     const lines: string[] = [];
     const logged = createDataApi({

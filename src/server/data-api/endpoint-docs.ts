@@ -47,6 +47,15 @@ const DATATYPE_PARAMETER: ParameterDoc = {
   schema: { type: 'string', enum: ['json', 'csv'] },
 };
 
+/** The `fields` parameter of the same endpoints: their rows are flat, so a reader may narrow them. */
+const FIELDS_PARAMETER: ParameterDoc = {
+  name: 'fields',
+  required: false,
+  description:
+    'Comma-separated fields to keep in each row, in that order (default: all). In CSV they are the columns, so a spreadsheet imports only what it needs.',
+  schema: { type: 'string' },
+};
+
 /** The query parameters a client may send (the key is not one: every endpoint takes it alike). */
 export function endpointParameters(endpoint: EndpointDefinition): ParameterDoc[] {
   const parameters = Object.entries(endpoint.params.shape).map(([name, value]): ParameterDoc => {
@@ -63,7 +72,7 @@ export function endpointParameters(endpoint: EndpointDefinition): ParameterDoc[]
       ...(example === undefined ? {} : { example }),
     };
   });
-  if (endpoint.csv === true) parameters.push(DATATYPE_PARAMETER);
+  if (endpoint.csv === true) parameters.push(DATATYPE_PARAMETER, FIELDS_PARAMETER);
   return parameters;
 }
 

@@ -157,12 +157,35 @@ interface Serialized {
   bytes: number;
 }
 
-/** The rows as CSV with the given columns, or the answer (the rows or their envelope) as JSON. */
-function serialized(answer: unknown, csvColumns: string[] | undefined): Serialized {
-  const body =
-    csvColumns === undefined
-      ? JSON.stringify(answer)
-      : toCsv(answer as Record<string, unknown>[], csvColumns);
+/** Each row with only these fields, in this order (a field a row lacks stays out of it). */
+function picked(
+  rows: readonly Record<string, unknown>[],
+  columns: readonly string[],
+): Record<string, unknown>[] {
+  return rows.map((row) => {
+    const kept: Record<string, unknown> = {};
+    for (const column of columns) if (column in row) kept[column] = row[column];
+    return kept;
+  });
+}
+
+/**
+ * The answer as sent: its rows as CSV (the fields asked for, or every field of the definition), or
+ * the answer (the rows or their envelope) as JSON, its rows narrowed to the fields asked for.
+ */
+function serialized(
+  endpoint: EndpointDefinition,
+  answer: unknown,
+  { csv, columns }: PreparedQuery,
+): Serialized {
+  let body: string;
+  if (csv) {
+    body = toCsv(answer as Record<string, unknown>[], columns ?? Object.keys(endpoint.row.shape));
+  } else if (columns !== undefined && Array.isArray(answer)) {
+    body = JSON.stringify(picked(answer as Record<string, unknown>[], columns));
+  } else {
+    body = JSON.stringify(answer);
+  }
   return { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
 }
 
@@ -400,7 +423,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
         throw error;
       }
       const answer = endpoint.envelope === undefined ? rows : endpoint.envelope(rows, params);
-      cached = serialized(answer, csv ? Object.keys(endpoint.row.shape) : undefined);
+      cached = serialized(endpoint, answer, request);
       if (cacheKey !== undefined) {
         answers.set(cacheKey, cached, Math.min(endpoint.maxAge, ANSWER_CACHE_MAX_SECONDS) * 1000);
       }

@@ -60,6 +60,8 @@ function symbolsOf(endpoint: EndpointDefinition, params: Record<string, unknown>
 export interface PreparedQuery {
   params: Record<string, unknown>;
   csv: boolean;
+  /** The row fields asked for with `fields`, in that order; undefined for all of them. */
+  columns: string[] | undefined;
   /** Endpoint, format and parameters: the answer cache key without the plan's part. */
   key: string;
   named: string[];
@@ -68,10 +70,32 @@ export interface PreparedQuery {
   answerKey?: { years: number | null; key: string };
 }
 
+/**
+ * The fields a `fields` parameter keeps, in the order written; undefined when it is absent or
+ * empty (every field), or the message naming the first one the rows do not have.
+ */
+function columnsOf(endpoint: EndpointDefinition, written: string | undefined): string[] | undefined | string {
+  if (written === undefined || written.trim() === '') return undefined;
+  const known = Object.keys(endpoint.row.shape);
+  const asked = [...new Set(written.split(',').map((name) => name.trim()))].filter((name) => name !== '');
+  const unknown = asked.find((name) => !known.includes(name));
+  if (unknown === undefined) return asked;
+  return `Invalid value for parameter "fields": ${endpoint.path} has no field "${unknown}". Its fields are ${known.join(', ')}.`;
+}
+
 /** Validates a call's parameters: the prepared query, or the message naming the bad one. */
 export function prepareQuery(endpoint: EndpointDefinition, search: string): PreparedQuery | string {
   const { datatype, ...raw } = queryValues(search);
   delete raw.apikey;
+  // Endpoints that answer flat rows (the ones offering CSV) keep only the fields asked for; on
+  // others `fields` is an unknown parameter, ignored like every other.
+  let columns: string[] | undefined;
+  if (endpoint.csv === true) {
+    const chosen = columnsOf(endpoint, raw.fields);
+    if (typeof chosen === 'string') return chosen;
+    columns = chosen;
+    delete raw.fields;
+  }
   const parsed = endpoint.params.safeParse(raw);
   if (!parsed.success) return parameterMessage(parsed.error, raw);
   const params: Record<string, unknown> = parsed.data;
@@ -84,7 +108,8 @@ export function prepareQuery(endpoint: EndpointDefinition, search: string): Prep
   return {
     params,
     csv: format === 'csv',
-    key: `${endpoint.path}|${format}|${JSON.stringify(params)}`,
+    columns,
+    key: `${endpoint.path}|${format}|${columns?.join(',') ?? ''}|${JSON.stringify(params)}`,
     named: symbolsOf(endpoint, params),
     raised: endpoint.tierFor?.(params),
   };
