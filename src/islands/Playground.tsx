@@ -15,23 +15,19 @@ import {
   withKeyText,
   type PlaygroundCatalogue,
   type PlaygroundEndpoint,
-  type PlaygroundParam,
 } from '../lib/playground.ts';
 import { AUTH_LINKS } from '../lib/routes.ts';
 import { $signedIn } from '../lib/stores/auth.ts';
 import { $dataTier } from '../lib/stores/plan-access.ts';
+import { $apiUrl, $keyOwner } from '../lib/stores/data-api-access.ts';
 import {
-  $apiUrl,
   $codeSamples,
   $copyNote,
   $endpoint,
-  $keyOwner,
   $playground,
   $problems,
   $recent,
-  $suggestions,
   clearRecent,
-  clearSuggestions,
   copySample,
   openRecent,
   selectEndpoint,
@@ -40,14 +36,13 @@ import {
   setView,
   shownCode,
   startPlayground,
-  suggestSymbols,
   type AnswerView,
   type ViewerAnswer,
 } from '../lib/stores/playground.ts';
 import { JsonTree } from './parts/JsonTree.tsx';
 import { ResultTable } from './parts/ResultTable.tsx';
 import { SeriesChart } from './parts/SeriesChart.tsx';
-import { SymbolCombobox } from './parts/SymbolCombobox.tsx';
+import { ParamField } from './parts/ParamField.tsx';
 import { tableFromAnswer } from '../lib/result-table.ts';
 import '../styles/code-samples.css';
 import './Playground.css';
@@ -72,13 +67,13 @@ function EndpointPicker({
   const count = groups.reduce((sum, group) => sum + group.endpoints.length, 0);
   return (
     <nav className="playground-picker" aria-label="Endpoints">
-      <label className="playground-label" htmlFor="playground-filter">
+      <label className="param-label" htmlFor="playground-filter">
         Find an endpoint
       </label>
       <input
         id="playground-filter"
         type="search"
-        className="playground-input"
+        className="param-input"
         placeholder="quote, income, news…"
         value={filter}
         autoComplete="off"
@@ -125,116 +120,6 @@ function EndpointPicker({
         ))}
       </div>
     </nav>
-  );
-}
-
-function describedBy(...ids: (string | false)[]): string | undefined {
-  const present = ids.filter((id): id is string => id !== false);
-  return present.length === 0 ? undefined : present.join(' ');
-}
-
-/** One parameter's control, from its kind: a select, a date, a number, a ticker with suggestions. */
-function ParamField({
-  param,
-  value,
-  problem,
-}: {
-  param: PlaygroundParam;
-  value: string;
-  problem: string | undefined;
-}) {
-  const suggestions = useStore($suggestions);
-  const id = `param-${param.name}`;
-  const help = `${id}-help`;
-  const error = `${id}-error`;
-  const common = {
-    id,
-    required: param.required,
-    'aria-required': param.required,
-    'aria-invalid': problem !== undefined,
-    'aria-describedby': describedBy(help, problem !== undefined && error),
-  };
-  let control;
-  if (param.kind === 'enum' || param.kind === 'boolean') {
-    const options = param.kind === 'boolean' ? ['true', 'false'] : param.options;
-    control = (
-      <select
-        {...common}
-        className="playground-input"
-        value={value}
-        onChange={(event) => {
-          setParam(param.name, event.target.value);
-        }}
-      >
-        {!param.required && (
-          <option value="">
-            {param.defaultValue === undefined ? '(not set)' : `(default: ${param.defaultValue})`}
-          </option>
-        )}
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-    );
-  } else if (param.kind === 'symbol' || param.kind === 'symbols') {
-    control = (
-      <SymbolCombobox
-        id={id}
-        value={value}
-        list={param.kind === 'symbols'}
-        required={param.required}
-        invalid={problem !== undefined}
-        describedBy={common['aria-describedby']}
-        options={suggestions.param === param.name && suggestions.text === value ? suggestions.items : []}
-        onInput={(next) => {
-          setParam(param.name, next);
-          suggestSymbols(param.name, next);
-        }}
-        onClose={clearSuggestions}
-      />
-    );
-  } else {
-    const numeric = param.kind === 'integer' || param.kind === 'number';
-    control = (
-      <input
-        {...common}
-        className="playground-input"
-        type={param.kind === 'date' ? 'date' : numeric ? 'number' : 'text'}
-        inputMode={numeric ? (param.kind === 'integer' ? 'numeric' : 'decimal') : undefined}
-        step={param.kind === 'number' ? 'any' : undefined}
-        min={param.min}
-        max={param.max}
-        placeholder={param.defaultValue === undefined ? undefined : `default: ${param.defaultValue}`}
-        value={value}
-        onChange={(event) => {
-          setParam(param.name, event.target.value);
-        }}
-      />
-    );
-  }
-  return (
-    <div className="playground-field">
-      <label className="playground-label" htmlFor={id}>
-        <code>{param.name}</code>
-        {param.required ? (
-          <span className="playground-required">required</span>
-        ) : (
-          <span className="playground-optional">optional</span>
-        )}
-      </label>
-      {control}
-      <p id={help} className="playground-help">
-        {param.description}
-        {param.inPath === true ? ' (in the path)' : ''}
-      </p>
-      {problem !== undefined && (
-        <p id={error} className="playground-problem">
-          {param.name} {problem}
-        </p>
-      )}
-    </div>
   );
 }
 
@@ -634,7 +519,7 @@ export function Playground({ catalogue }: Props) {
           {endpoint.params.length === 0 ? (
             <p className="playground-note">This endpoint takes no parameters besides your key.</p>
           ) : (
-            <fieldset className="playground-fields">
+            <fieldset className="param-fields">
               <legend className="visually-hidden">Parameters</legend>
               {endpoint.params.map((param) => (
                 <ParamField
@@ -642,6 +527,9 @@ export function Playground({ catalogue }: Props) {
                   param={param}
                   value={state.values[param.name] ?? ''}
                   problem={state.checked ? problems[param.name] : undefined}
+                  onChange={(value) => {
+                    setParam(param.name, value);
+                  }}
                 />
               ))}
             </fieldset>
@@ -655,7 +543,7 @@ export function Playground({ catalogue }: Props) {
             </span>
           </div>
           {state.checked && Object.keys(problems).length > 0 && (
-            <p className="playground-problem" role="alert">
+            <p className="param-problem" role="alert">
               Nothing was sent: correct the marked parameters first.
             </p>
           )}

@@ -1,25 +1,16 @@
 import type { Auth } from 'firebase/auth';
+import { clientConfig } from './client-config.ts';
 import { FIREBASE_AUTH_EMULATOR_URL, FIREBASE_WEB_CONFIG } from './endpoints.ts';
 
-/** Where the running server publishes the settings a build cannot know (src/server/routes/client-config.ts). */
-export const CLIENT_CONFIG_URL = '/api/client-config';
-
 /**
- * The Auth emulator to use, asked of the running server: one build is served against different
- * emulators (development and end-to-end runs use different ports), so only the server knows.
- * When the server cannot be asked, the build-time default is the best remaining guess.
+ * The Auth emulator to use, as the running server names it (see {@link clientConfig}). When the
+ * server cannot be asked, the build-time default is the best remaining guess.
  */
 async function authEmulatorUrl(): Promise<string | undefined> {
   try {
-    const response = await fetch(CLIENT_CONFIG_URL, { headers: { Accept: 'application/json' } });
-    if (!response.ok) return FIREBASE_AUTH_EMULATOR_URL;
-    const body: unknown = await response.json();
-    if (typeof body !== 'object' || body === null || !('authEmulatorUrl' in body)) {
-      return FIREBASE_AUTH_EMULATOR_URL;
-    }
-    const { authEmulatorUrl: url } = body;
+    const { authEmulatorUrl: url } = await clientConfig();
     if (url === null) return undefined;
-    return typeof url === 'string' && url !== '' ? url : FIREBASE_AUTH_EMULATOR_URL;
+    return url ?? FIREBASE_AUTH_EMULATOR_URL;
   } catch {
     return FIREBASE_AUTH_EMULATOR_URL;
   }

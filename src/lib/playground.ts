@@ -189,8 +189,14 @@ export function maskKey(key: string): string {
   return `${key.slice(0, 4)}${'•'.repeat(8)}${key.slice(-4)}`;
 }
 
+/** What finding an endpoint by its id needs of a catalogue (the viewer's or the explorer's). */
+export interface EndpointList<E extends PlaygroundEndpoint = PlaygroundEndpoint> {
+  endpoints: readonly E[];
+  defaultEndpoint: string;
+}
+
 /** The endpoint a viewer address opens: its `endpoint` parameter, or the catalogue's default. */
-export function endpointOf(catalogue: PlaygroundCatalogue, id: string | null): PlaygroundEndpoint {
+export function endpointOf<E extends PlaygroundEndpoint>(catalogue: EndpointList<E>, id: string | null): E {
   const found = id === null ? undefined : catalogue.endpoints.find((endpoint) => endpoint.id === id);
   const fallback =
     catalogue.endpoints.find((endpoint) => endpoint.id === catalogue.defaultEndpoint) ??
@@ -200,8 +206,8 @@ export function endpointOf(catalogue: PlaygroundCatalogue, id: string | null): P
 }
 
 /** What a viewer address holds: the endpoint, and the values of its parameters. */
-export interface ViewerRequest {
-  endpoint: PlaygroundEndpoint;
+export interface ViewerRequest<E extends PlaygroundEndpoint = PlaygroundEndpoint> {
+  endpoint: E;
   values: ParamValues;
   /** Whether the address named the endpoint (a shared or "Try it" link) rather than falling back. */
   named: boolean;
@@ -212,7 +218,10 @@ export interface ViewerRequest {
  * not take are ignored; an address naming only the endpoint gets its example's values, so the
  * first Send answers something.
  */
-export function requestFromSearch(catalogue: PlaygroundCatalogue, search: string): ViewerRequest {
+export function requestFromSearch<E extends PlaygroundEndpoint>(
+  catalogue: EndpointList<E>,
+  search: string,
+): ViewerRequest<E> {
   const query = new URLSearchParams(search);
   const id = query.get('endpoint');
   const endpoint = endpointOf(catalogue, id);

@@ -1,5 +1,5 @@
 import { computed, map } from 'nanostores';
-import { CLIENT_CONFIG_URL } from '../firebase.ts';
+import { clientConfig } from '../client-config.ts';
 import { ApiError, NETWORK_ERROR_MESSAGE, api } from '../http.ts';
 
 /** Where the site serves the local mailbox (src/server/routes/dev-mailbox.ts). */
@@ -137,8 +137,8 @@ export function setMailboxFilter(filter: string): void {
  */
 export async function mailboxAvailable(): Promise<boolean> {
   try {
-    const config = await api<{ authEmulatorUrl?: unknown }>(CLIENT_CONFIG_URL, { refreshOn403: false });
-    return typeof config.authEmulatorUrl === 'string' && config.authEmulatorUrl !== '';
+    const { authEmulatorUrl } = await clientConfig();
+    return typeof authEmulatorUrl === 'string';
   } catch {
     return false;
   }

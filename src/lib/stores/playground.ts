@@ -1,7 +1,6 @@
 import { atom, computed, map } from 'nanostores';
-import { ApiError, api, dataApiGet, publicToken, type DataApiAnswer } from '../http.ts';
+import { ApiError, api, dataApiGet, type DataApiAnswer } from '../http.ts';
 import { KEY_PLACEHOLDER } from '../docs/key-placeholder.ts';
-import { CLIENT_CONFIG_URL } from '../firebase.ts';
 import type { CodeLanguage } from '../docs/code-languages.ts';
 import {
   formProblems,
@@ -15,8 +14,7 @@ import {
   type PlaygroundCatalogue,
   type PlaygroundEndpoint,
 } from '../playground.ts';
-import { $signedIn } from './auth.ts';
-import { $user } from './user.ts';
+import { $apiUrl, $keyOwner, requestKey, startApiUrl } from './data-api-access.ts';
 
 /*
  * The API viewer (/playground): the endpoint and parameters of the request being written, the last
@@ -85,21 +83,6 @@ export const $playground = map<PlaygroundState>({
 
 export const $recent = atom<RecentRequest[]>([]);
 
-/**
- * Where requests go: the address the page was built with until the running server says where
- * this browser reaches the data API (/api/client-config), which a build cannot know.
- */
-export const $apiUrl = atom('');
-
-async function loadApiUrl(): Promise<void> {
-  try {
-    const config = await api<{ dataApiUrl?: unknown }>(CLIENT_CONFIG_URL, { refreshOn403: false });
-    if (typeof config.dataApiUrl === 'string' && config.dataApiUrl !== '') $apiUrl.set(config.dataApiUrl);
-  } catch {
-    // The built address stays: right wherever the data API runs where the build expected it.
-  }
-}
-
 /** The endpoint being written. */
 export const $endpoint = computed([$catalogue, $playground], (catalogue, state) =>
   catalogue === null ? null : endpointOf(catalogue, state.endpointId),
@@ -108,13 +91,6 @@ export const $endpoint = computed([$catalogue, $playground], (catalogue, state) 
 /** The form's problems: shown once the reader tried to send. */
 export const $problems = computed([$endpoint, $playground], (endpoint, state) =>
   endpoint === null ? {} : formProblems(endpoint, state.values),
-);
-
-/** Whose key the requests carry: the signed-in account's, or the site's visitor token. */
-export const $keyOwner = computed([$signedIn, $user], (signedIn, user) =>
-  signedIn && user.apiKey !== ''
-    ? { kind: 'account' as const, key: user.apiKey }
-    : { kind: 'visitor' as const },
 );
 
 /** The request written in each documentation language (from the docs' generator on the server). */
@@ -200,8 +176,7 @@ function applySearch(search: string): void {
  */
 export function startPlayground(source: PlaygroundCatalogue): () => void {
   $catalogue.set(source);
-  $apiUrl.set(source.apiUrl);
-  void loadApiUrl();
+  void startApiUrl(source.apiUrl);
   applySearch(location.search);
   $recent.set(loadRecent());
   history.replaceState(markedState(), '');
@@ -280,12 +255,6 @@ function remember(endpoint: PlaygroundEndpoint, search: string, status: number):
 }
 
 let sending: AbortController | undefined;
-
-/** The key a request carries: the account's own, or the site's visitor token. */
-async function requestKey(): Promise<string> {
-  const owner = $keyOwner.get();
-  return owner.kind === 'account' ? owner.key : publicToken();
-}
 
 /**
  * Sends the request: first the form's own checks (nothing is sent, and no call is spent, while a
@@ -394,52 +363,4 @@ export async function copySample(language: CodeLanguage): Promise<void> {
   } catch {
     $copyNote.set('Copying was refused by the browser: select the code and copy it instead.');
   }
-}
-
-/** A symbol the symbol fields suggest. */
-export interface SymbolSuggestion {
-  symbol: string;
-  name: string;
-  exchange: string;
-  assetType: string;
-}
-
-/** The suggestions for what was typed in a symbol field (one field asks at a time). */
-export const $suggestions = atom<{ param: string; text: string; items: SymbolSuggestion[] }>({
-  param: '',
-  text: '',
-  items: [],
-});
-
-let suggestTimer: ReturnType<typeof setTimeout> | undefined;
-
-/**
- * Asks the site for symbols matching what was typed, once typing pauses. These come from the
- * symbol directory that `search-symbol` reads, through the site, so suggestions spend none of
- * the reader's API calls.
- */
-export function suggestSymbols(param: string, text: string): void {
-  clearTimeout(suggestTimer);
-  const query = text.split(',').at(-1)?.trim() ?? '';
-  if (query === '') {
-    $suggestions.set({ param, text, items: [] });
-    return;
-  }
-  suggestTimer = setTimeout(() => {
-    api<{ symbols: SymbolSuggestion[] }>('/api/playground/symbols', { query: { query } })
-      .then((answer) => {
-        const current = $playground.get().values[param] ?? '';
-        if (current === text) $suggestions.set({ param, text, items: answer.symbols });
-      })
-      .catch(() => {
-        // Suggestions are a convenience: without them the field still takes any ticker typed.
-        $suggestions.set({ param, text, items: [] });
-      });
-  }, 150);
-}
-
-/** Closes the suggestions. */
-export function clearSuggestions(): void {
-  clearTimeout(suggestTimer);
-  $suggestions.set({ param: '', text: '', items: [] });
 }
