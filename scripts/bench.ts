@@ -7,6 +7,7 @@ import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
 import { measureSearchSpeed, SEARCH_TARGET_MS, searchSpeedTable } from './bench/search-speed.ts';
 import { measureViewerSpeed, viewerSpeedHeading, viewerSpeedTable } from './bench/viewer-models.ts';
+import { measureViewerReady, viewerReadyHeading, viewerReadyTable } from './bench/viewer-ready.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
 import { loadFailure, loadTable, machineBusyMs, machineBusyPercent, printProfile } from './bench/machine.ts';
 import {
@@ -381,6 +382,14 @@ async function main(): Promise<number> {
         `\nDocumentation search: Pagefind in Chromium, each query 5 times (target: at most ${String(SEARCH_TARGET_MS)} ms)\n`,
       );
       console.log(searchSpeedTable(searches));
+      const readyRounds = 5;
+      const ready = await measureViewerReady({
+        siteUrl: site.siteUrl,
+        chromePath: process.env.CHROME_PATH ?? DEFAULT_CHROME_PATH,
+        rounds: readyRounds,
+      });
+      console.log(`\n${viewerReadyHeading(readyRounds)}\n`);
+      console.log(viewerReadyTable(ready));
       const viewers = measureViewerSpeed();
       console.log(`\n${viewerSpeedHeading(viewers)}\n`);
       console.log(viewerSpeedTable(viewers));

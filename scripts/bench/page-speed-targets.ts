@@ -80,6 +80,12 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
     pages: [{ path: '/financial-summary/AAPL' }, { path: '/income-statement/AAPL' }],
   },
   { type: 'symbol chart', targets: { performance: 95 }, pages: [{ path: '/chart/AAPL' }] },
+  { type: 'API viewer', targets: { performance: 95 }, pages: [{ path: '/playground' }] },
+  {
+    type: 'formula explorer',
+    targets: { performance: 95 },
+    pages: [{ path: '/developer/docs/excel-add-on-explorer' }],
+  },
   {
     type: 'dashboard',
     targets: { performance: 95 },

@@ -253,7 +253,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/datasets/ownership-senate-insider',
   '/datasets/search-directory',
   '/developer/docs/admin',
-  '/developer/docs/excel-add-on-explorer',
   '/market-indexes',
   '/market-news',
   '/most-searched-stocks',

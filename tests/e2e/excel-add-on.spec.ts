@@ -5,6 +5,7 @@ import { SPREADSHEET_FUNCTIONS, SPREADSHEET_NAMESPACE } from '../../src/lib/spre
 import { createAccount, openPage, signInAs, signInThroughApi } from './fixtures.ts';
 
 const PAGE = '/developer/docs/excel-add-on';
+const EXPLORER = '/developer/docs/excel-add-on-explorer';
 
 test.describe('the Excel add-on page', () => {
   test('a signed-out reader learns the functions and how to install the add-in, and downloads its files', async ({
@@ -117,6 +118,97 @@ test.describe('the Excel add-on page', () => {
         localStorage.setItem('themeMode', mode);
       }, theme);
       await openPage(page, PAGE);
+      const results = await new AxeBuilder({ page }).analyze();
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
+    });
+  }
+});
+
+test.describe('the spreadsheet formula explorer', () => {
+  test('a developer narrows the income statement to three fields, previews the rows, and the IMPORTDATA formula they copy answers those columns', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const account = await createAccount(request, { verified: true });
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    await openPage(page, EXPLORER);
+    await expect(page.getByRole('heading', { level: 1, name: 'Spreadsheet formula explorer' })).toBeVisible();
+
+    await page.getByLabel('Endpoint').selectOption('income-statement');
+    const symbol = page.getByRole('combobox', { name: /symbol/ });
+    await symbol.fill('MSF');
+    await page.getByRole('option', { name: /^MSFT/ }).click();
+    await expect(symbol).toHaveValue('MSFT');
+    await page.getByRole('button', { name: 'Clear fields' }).click();
+    await expect(page.getByText('Choose at least one field to write the formulas.')).toBeVisible();
+    for (const field of ['date', 'revenue', 'netIncome']) {
+      await page.getByRole('checkbox', { name: field, exact: true }).check();
+    }
+    await expect(page).toHaveURL(/endpoint=income-statement&symbol=MSFT.*&fields=date,revenue,netIncome/);
+
+    const preview = page.getByRole('region', { name: 'Preview of the rows' });
+    await expect(preview.getByRole('columnheader')).toHaveText(['date', 'revenue', 'netIncome']);
+    await expect(preview.getByRole('row')).not.toHaveCount(1);
+    await expect(page.getByText(/^The first \d+ of \d+ rows?/)).toBeVisible();
+
+    await expect(
+      page
+        .getByRole('region', { name: 'Formulas' })
+        .getByText(
+          `=${SPREADSHEET_NAMESPACE}.DATA("income-statement", "symbol=MSFT&period=annual&limit=5", "date,revenue,netIncome")`,
+        ),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Copy Google Sheets IMPORTDATA formula' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'copied, with your API key' })).toBeAttached();
+    const formula = await page.evaluate(() => navigator.clipboard.readText());
+    const address = /^=IMPORTDATA\("(.+)"\)$/.exec(formula)?.[1] ?? '';
+    expect(address).toContain('fields=date,revenue,netIncome&datatype=csv&apikey=');
+    // On screen the key is masked; the copy carries the whole key, so the address works as it is.
+    expect(address).not.toContain('•');
+    const csv = await request.get(address);
+    expect(csv.status()).toBe(200);
+    expect((await csv.text()).split('\r\n')[0]).toBe('date,revenue,netIncome');
+
+    // The address holds the choice: a reload brings the same endpoint, symbol and fields back.
+    await page.reload();
+    await expect(page.getByLabel('Endpoint')).toHaveValue('income-statement');
+    await expect(page.getByRole('checkbox', { name: 'revenue', exact: true })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'grossProfit', exact: true })).not.toBeChecked();
+
+    // Quarterly statements are above the Free plan: the preview shows the API's refusal naming the plan.
+    await page.getByRole('combobox', { name: /^period/ }).selectOption('quarter');
+    const refusal = page.getByRole('alert').filter({ hasText: '402' });
+    await expect(refusal).toContainText('Professional');
+    await expect(refusal.getByRole('link', { name: 'Compare plans' })).toBeVisible();
+  });
+
+  test('a signed-out visitor previews with the visitor access and gets formulas with the key placeholder', async ({
+    page,
+  }) => {
+    await openPage(page, `${EXPLORER}?endpoint=historical-price-eod/full&symbol=AAPL&fields=date,close`);
+    await expect(page.getByText('You are not signed in.')).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Preview of the rows' }).getByRole('columnheader'),
+    ).toHaveText(['date', 'close']);
+    await expect(page.getByText(/=IMPORTDATA\(".*apikey=YOUR_API_KEY"\)/)).toBeVisible();
+    // A JSON-only endpoint gets the add-in formula alone, and says why.
+    await page.getByLabel('Endpoint').selectOption('quote');
+    await expect(page.getByText('quote answers JSON only')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Copy Google Sheets/ })).toBeHidden();
+  });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`has no accessibility violations with a preview shown (${theme})`, async ({ page }) => {
+      await page.addInitScript((mode) => {
+        localStorage.setItem('themeMode', mode);
+      }, theme);
+      await openPage(page, `${EXPLORER}?endpoint=historical-price-eod/full&symbol=AAPL`);
+      await expect(page.getByRole('region', { name: 'Preview of the rows' })).toBeVisible();
       const results = await new AxeBuilder({ page }).analyze();
       expect(
         results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),

@@ -40,6 +40,9 @@ export const ADD_IN_ICON_SIZES = [16, 32, 64, 80] as const;
 /** The documentation page of the add-in (the manifest's SupportUrl and the functions' help). */
 export const ADD_IN_DOCS_PATH = '/developer/docs/excel-add-on';
 
+/** The page that writes a formula for any endpoint, parameters and fields. */
+export const EXPLORER_DOCS_PATH = '/developer/docs/excel-add-on-explorer';
+
 export interface ManifestOptions {
   /** The site's absolute URL, without a trailing slash (PUBLIC_SITE_URL). */
   siteUrl: string;

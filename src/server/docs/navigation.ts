@@ -55,6 +55,7 @@ const MORE_LINKS: readonly DocsNavLink[] = [
   { href: '/faqs', label: 'FAQs' },
   { href: '/help-center', label: 'Help center' },
   { href: `${DOCS_BASE}/excel-add-on`, label: 'Excel add-on' },
+  { href: `${DOCS_BASE}/excel-add-on-explorer`, label: 'Spreadsheet formula explorer' },
   { href: `${DOCS_BASE}/resources/`, label: 'Third-party integrations' },
   { href: `${DOCS_BASE}/legacy-endpoints`, label: 'Legacy endpoints' },
 ];
