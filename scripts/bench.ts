@@ -34,7 +34,7 @@ import { ensureBuild, launchProduction, type Launched } from './launch.ts';
  * Targets are measurements, not tests: a MISS is printed, only failed requests or runs fail the run.
  *
  * Flags: --duration and --warmup (seconds per target), --connections, --json, --profile (server
- * CPU profile per page), --pages-only (symbol page throughput only), --speed-only (page speed only),
+ * CPU profile per page), --pages-only (symbol page throughput only), --speed-only (page speed only), --viewers-only (the API viewer's and the explorer's sections only),
  * --runs (Lighthouse runs per page); --listings, --search-rounds and --rate go to the API benchmark.
  */
 
@@ -53,7 +53,7 @@ const OTHER_CPU_WARNING_PERCENT = 20;
 /** Share of the machine busy before a section above which its figures are flagged as understated. */
 const BUSY_BEFORE_WARNING_PERCENT = 15;
 /** Flags of this script that the API benchmark does not take. */
-const OWN_FLAGS = new Set(['pages-only', 'speed-only', 'runs']);
+const OWN_FLAGS = new Set(['pages-only', 'speed-only', 'viewers-only', 'runs']);
 
 interface Options {
   durationMs: number;
@@ -63,6 +63,8 @@ interface Options {
   profile: boolean;
   pagesOnly: boolean;
   speedOnly: boolean;
+  /** Only the API viewer's and the formula explorer's sections (readiness in Chromium, models). */
+  viewersOnly: boolean;
   /** Lighthouse runs per page in the page-speed section. */
   runs: number;
   /** The flags handed to the data API benchmark, as given. */
@@ -102,6 +104,7 @@ function parseOptions(argv: string[]): Options {
       profile: { type: 'boolean', default: false },
       'pages-only': { type: 'boolean', default: false },
       'speed-only': { type: 'boolean', default: false },
+      'viewers-only': { type: 'boolean', default: false },
       runs: { type: 'string', default: '3' },
       listings: { type: 'string' },
       'search-rounds': { type: 'string' },
@@ -120,8 +123,10 @@ function parseOptions(argv: string[]): Options {
     if (token.kind !== 'option' || OWN_FLAGS.has(token.name)) continue;
     apiArgs.push(token.value === undefined ? `--${token.name}` : `--${token.name}=${token.value}`);
   }
-  if (values['pages-only'] && values['speed-only']) {
-    throw new Error('--pages-only and --speed-only each run a single section: give one of them');
+  if ([values['pages-only'], values['speed-only'], values['viewers-only']].filter(Boolean).length > 1) {
+    throw new Error(
+      '--pages-only, --speed-only and --viewers-only each run a single section: give one of them',
+    );
   }
   const runs = number('runs', values.runs, 1);
   if (!Number.isInteger(runs)) throw new Error('--runs must be a whole number of 1 or more');
@@ -133,6 +138,7 @@ function parseOptions(argv: string[]): Options {
     profile: values.profile,
     pagesOnly: values['pages-only'],
     speedOnly: values['speed-only'],
+    viewersOnly: values['viewers-only'],
     runs,
     apiArgs,
   };
@@ -348,18 +354,19 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal);
 
   let pages: PageResult[] = [];
+  let viewerFailures: string[] = [];
   let speed: PageSpeedReport | undefined;
   try {
     ensureBuild();
     site = await launchProduction({ quietEmulator: true });
-    if (!options.speedOnly) {
+    if (!options.speedOnly && !options.viewersOnly) {
       const started = performance.now();
       const busyBefore = await busyBeforeSection('symbol page run');
       pages = await benchPages(options, site);
       report(options, pages, busyBefore);
       console.log(`\nSymbol pages took ${fixed((performance.now() - started) / 1000, 1)} s.`);
     }
-    if (!options.pagesOnly) {
+    if (!options.pagesOnly && !options.viewersOnly) {
       const started = performance.now();
       const busyBefore = await busyBeforeSection('page-speed runs');
       const config = readConfig();
@@ -382,6 +389,8 @@ async function main(): Promise<number> {
         `\nDocumentation search: Pagefind in Chromium, each query 5 times (target: at most ${String(SEARCH_TARGET_MS)} ms)\n`,
       );
       console.log(searchSpeedTable(searches));
+    }
+    if (!options.pagesOnly) {
       const readyRounds = 5;
       const ready = await measureViewerReady({
         siteUrl: site.siteUrl,
@@ -390,6 +399,9 @@ async function main(): Promise<number> {
       });
       console.log(`\n${viewerReadyHeading(readyRounds)}\n`);
       console.log(viewerReadyTable(ready));
+      viewerFailures = ready.flatMap((result) =>
+        result.failures.map((failure) => `${result.name}: ${failure}`),
+      );
       const viewers = measureViewerSpeed();
       console.log(`\n${viewerSpeedHeading(viewers)}\n`);
       console.log(viewerSpeedTable(viewers));
@@ -398,6 +410,7 @@ async function main(): Promise<number> {
     await stopSite();
   }
   const failures = [
+    ...viewerFailures,
     ...pages.map((page) => loadFailure(page.path, page)),
     ...(speed?.pages ?? []).map((page) =>
       page.error === undefined ? undefined : `${page.path}: page speed not measured: ${page.error}`,
@@ -405,7 +418,7 @@ async function main(): Promise<number> {
   ].filter((failure) => failure !== undefined);
 
   let apiExit = 0;
-  if (!options.pagesOnly && !options.speedOnly) {
+  if (!options.pagesOnly && !options.speedOnly && !options.viewersOnly) {
     console.log('\nData API benchmark (npm run bench:api):\n');
     apiExit = await runApiBenchmark(options.apiArgs);
   }

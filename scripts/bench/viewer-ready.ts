@@ -34,6 +34,8 @@ export interface ViewerReady {
   readyMs: number[];
   /** Navigation start to the first answer shown, per load. */
   answerMs: number[];
+  /** Loads whose answer did not come (a refusal or a failure shown instead, or nothing), in words. */
+  failures: string[];
 }
 
 /** Loads each viewer page `rounds` times and times when it is usable and when it first answers. */
@@ -59,7 +61,13 @@ export async function measureViewerReady(options: {
   try {
     const results: ViewerReady[] = [];
     for (const target of VIEWER_PAGES) {
-      const result: ViewerReady = { name: target.name, path: target.path, readyMs: [], answerMs: [] };
+      const result: ViewerReady = {
+        name: target.name,
+        path: target.path,
+        readyMs: [],
+        answerMs: [],
+        failures: [],
+      };
       for (let round = 0; round < rounds; round += 1) {
         const context = await browser.newContext();
         const page = await context.newPage();
@@ -74,6 +82,8 @@ export async function measureViewerReady(options: {
             const answered =
               document.querySelector('[aria-label="Preview of the rows"], .playground-answer') !== null;
             if (marks.answer === 0 && answered) marks.answer = performance.now();
+            const refused = document.querySelector('.playground-refusal, .explorer-refusal');
+            if (refused !== null) Object.assign(marks, { refusal: refused.textContent });
           }).observe(document, { subtree: true, childList: true, attributes: true });
         });
         await page.goto(new URL(target.path, options.siteUrl).href);
@@ -81,16 +91,26 @@ export async function measureViewerReady(options: {
           () => (window as unknown as { viewerMarks: { ready: number } }).viewerMarks.ready > 0,
         );
         if (target.send) await page.getByRole('button', { name: 'Send request' }).click();
-        await page.waitForFunction(
-          () => (window as unknown as { viewerMarks: { answer: number } }).viewerMarks.answer > 0,
-          undefined,
-          { timeout: 30_000 },
-        );
+        const settled = await page
+          .waitForFunction(
+            () => {
+              const marks = (window as unknown as { viewerMarks: { answer: number; refusal?: string } })
+                .viewerMarks;
+              return marks.answer > 0 || marks.refusal !== undefined;
+            },
+            undefined,
+            { timeout: 30_000 },
+          )
+          .then(() => true)
+          .catch(() => false);
         const marks = await page.evaluate(
-          () => (window as unknown as { viewerMarks: { ready: number; answer: number } }).viewerMarks,
+          () =>
+            (window as unknown as { viewerMarks: { ready: number; answer: number; refusal?: string } })
+              .viewerMarks,
         );
         result.readyMs.push(marks.ready);
-        result.answerMs.push(marks.answer);
+        if (marks.answer > 0) result.answerMs.push(marks.answer);
+        else result.failures.push(settled ? `refused: ${marks.refusal ?? ''}` : 'no answer within 30 s');
         await context.close();
       }
       results.push(result);
@@ -109,15 +129,16 @@ export function viewerReadyHeading(rounds: number): string {
 /** The report's table: each page's median and worst time to ready and to the first answer. */
 export function viewerReadyTable(results: readonly ViewerReady[]): string {
   return formatTable([
-    ['page', 'ready median ms', 'ready max ms', 'first answer median ms', 'verdict'],
+    ['page', 'ready median ms', 'ready max ms', 'first answer median ms', 'failed loads', 'verdict'],
     ...results.map((result) => {
       const ready = median(result.readyMs);
       return [
         result.name,
         fixed(ready, 0),
         fixed(Math.max(...result.readyMs), 0),
-        fixed(median(result.answerMs), 0),
-        ready <= VIEWER_READY_TARGET_MS ? 'PASS' : 'MISS',
+        result.answerMs.length === 0 ? '-' : fixed(median(result.answerMs), 0),
+        String(result.failures.length),
+        ready <= VIEWER_READY_TARGET_MS && result.failures.length === 0 ? 'PASS' : 'MISS',
       ];
     }),
   ]);
