@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { astro } from 'astro/hono';
 import { accountsApp } from './server/app/accounts-app.ts';
 import { isSymbolPagePath, pageCache } from './server/middleware/page-cache.ts';
+import { ROUTE_REDIRECTS } from './lib/routes.ts';
 
 /** Rendered symbol pages kept at once (about 120 KB each), and the longest one is kept. */
 const PAGE_CACHE_ENTRIES = 1_000;
@@ -10,6 +11,11 @@ const PAGE_CACHE_TTL_MS = 30_000;
 /** The site's request pipeline: the accounts API under /api, everything else rendered by Astro. */
 const app = new Hono();
 app.route('/api', accountsApp);
+// Short addresses of the SPEC's lists (/dashboard, /documentation) lead to their pages, query kept.
+for (const [from, to] of Object.entries(ROUTE_REDIRECTS)) {
+  app.get(from, (c) => c.redirect(`${to}${new URL(c.req.url).search}`, 301));
+  app.get(`${from}/`, (c) => c.redirect(`${to}${new URL(c.req.url).search}`, 301));
+}
 // Symbol pages are rendered from the database on every request; a popular one is rendered once
 // per half minute instead. Not in development, where an edited component must show at once.
 if (!import.meta.env.DEV) {

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, type ReactNode } from 'react';
 import type { PricePlan } from '../lib/price-plans.ts';
-import { AUTH_LINKS } from '../lib/routes.ts';
+import { API_KEYS_PAGE, AUTH_LINKS } from '../lib/routes.ts';
 import {
   $dashboard,
   $dashboardView,
@@ -87,13 +87,8 @@ function ApiKeyCard({ view }: { view: ReadyView }): ReactNode {
           )}
         </code>
         <div className="api-key__actions">
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
-            aria-pressed={keyRevealed}
-            onClick={toggleKeyReveal}
-          >
-            Reveal key
+          <button type="button" className="btn btn-secondary btn-sm" onClick={toggleKeyReveal}>
+            {keyRevealed ? 'Hide key' : 'Reveal key'}
           </button>
           <button
             type="button"
@@ -104,6 +99,9 @@ function ApiKeyCard({ view }: { view: ReadyView }): ReactNode {
           >
             Copy key
           </button>
+          <a className="btn btn-secondary btn-sm" href={API_KEYS_PAGE}>
+            Manage keys
+          </a>
         </div>
       </div>
     </section>
@@ -331,7 +329,7 @@ export function Dashboard(): ReactNode {
 
   return (
     <div className="dashboard">
-      <h1 className="dashboard__title">Welcome back, {view.name}</h1>
+      <h1 className="dashboard__title">{view.greeting}</h1>
       {checkoutSucceeded && (
         <p role="status" className="dashboard__checkout">
           {checkoutSuccessMessage(view.planName)} Thank you: your API key has the new plan&apos;s data and

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, type ReactNode, type SubmitEvent } from 'react';
-import { AUTH_LINKS, SITE_NAME } from '../lib/routes.ts';
+import { API_KEYS_PAGE, SITE_NAME } from '../lib/routes.ts';
 import { $auth, $signedIn, openAuthPopup } from '../lib/stores/auth.ts';
 import {
   $devauth,
@@ -174,7 +174,7 @@ export function DevAuth(): ReactNode {
         <p className="devauth__note">
           {approved ? (
             <>
-              Your key is always on your <a href={AUTH_LINKS.dashboard}>dashboard</a>, where you can also
+              Your key is always on your <a href={API_KEYS_PAGE}>API keys page</a>, where you can also
               replace it.
             </>
           ) : (

@@ -33,10 +33,14 @@ const GOOGLE_EMAIL_HINT =
   'This is the local test sign-in: the site runs against the Auth emulator, which has no Google window. ' +
   'Enter the email of the Google account to sign in as; a new address creates a test account.';
 
-/** On the page a sign-in moves on to where the visitor was going; the pop-up just closes. */
+/**
+ * On the page a sign-in moves on to where the visitor was going; the pop-up just closes, unless a
+ * guard turned the visitor away from an account page, which it then opens.
+ */
 function afterSignIn(variant: SignInFormKind, signedIn: boolean): void {
-  if (!signedIn || variant !== 'page') return;
-  const path = takeReturnPath(location.search);
+  if (!signedIn) return;
+  if (variant !== 'page' && $auth.get().preseturl === '') return;
+  const path = takeReturnPath(variant === 'page' ? location.search : '');
   navigate(path).catch(() => {
     location.assign(path);
   });

@@ -162,6 +162,13 @@ export function formatDate(
   return new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(when);
 }
 
+/** A moment with its time of day in the reader's zone ("Nov 26, 2026, 11:58 PM"), for deadlines. */
+export function formatDateTime(date: Date | string | number, locale: string = DEFAULT_LOCALE): string {
+  const when = toDate(date);
+  if (Number.isNaN(when.getTime())) return MISSING_VALUE;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(when);
+}
+
 /**
  * A calendar day ("Nov 20, 2026") for trading days, period ends and payment dates in tables: a
  * day has no time of day, so it is read in UTC and never shifts with the reader's time zone, and

@@ -168,6 +168,26 @@ export const PROTECTED_ROUTES: readonly string[] = [
   '/developer/docs/invoices',
 ];
 
+/** The dashboard's API keys page, where keys are revealed, replaced and added. */
+export const API_KEYS_PAGE = '/developer/docs/api-keys';
+
+/** The dashboard's own navigation (its layout, desktop and phone), in order. */
+export const DASHBOARD_NAV: readonly NavLink[] = [
+  { href: '/developer/docs/dashboard', label: 'Overview' },
+  { href: API_KEYS_PAGE, label: 'API keys' },
+  { href: '/developer/docs/quickstart', label: 'Quickstart' },
+  { href: '/developer/docs/invoices', label: 'Invoices' },
+];
+
+/**
+ * Short addresses that lead to their proper pages (SPEC §2 lists both): answered with a permanent
+ * redirect that keeps the query.
+ */
+export const ROUTE_REDIRECTS: Readonly<Record<string, string>> = {
+  '/dashboard': '/developer/docs/dashboard',
+  '/documentation': '/developer/docs',
+};
+
 /** Pages for administrators only; everyone else is sent to /. */
 export const ADMIN_ROUTES: readonly string[] = [AUTH_LINKS.admin, AUTH_LINKS.linkUser];
 

@@ -39,18 +39,17 @@ test.describe('developer dashboard', () => {
     const account = await createAccount(request);
     await signInOnLoginPage(page, account);
 
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, ${account.username}`);
+    // A new account is welcomed, not welcomed back.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome, ${account.username}`);
     const key = await apiKeyOf(page);
     await expect(page.getByText(`${MASK}${key.slice(-4)}`)).toBeVisible();
     await expect(page.getByText(key, { exact: true })).toHaveCount(0);
 
-    const reveal = page.getByRole('button', { name: 'Reveal key' });
-    await expect(reveal).toHaveAttribute('aria-pressed', 'false');
-    await reveal.click();
-    await expect(reveal).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('button', { name: 'Reveal key' }).click();
     await expect(page.getByText(key, { exact: true })).toBeVisible();
-    await reveal.click();
+    await page.getByRole('button', { name: 'Hide key' }).click();
     await expect(page.getByText(key, { exact: true })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Reveal key' })).toBeVisible();
 
     await page.getByRole('button', { name: 'Copy key' }).click();
     await expect(page.getByText('API key copied to the clipboard.')).toBeVisible();
@@ -188,7 +187,40 @@ test.describe('developer dashboard', () => {
   }) => {
     await page.goto(DASHBOARD);
     await expect(page).toHaveURL(/^http:\/\/[^/]+\/$/);
-    await expect(page.getByRole('heading', { name: /^Welcome back/ })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: /^Welcome/ })).toHaveCount(0);
+  });
+
+  test('a signed-out visitor turned away from an account page is offered sign-in and taken back there', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request);
+    await page.goto('/developer/docs/invoices?from=mail');
+    await expect(page).toHaveURL(/^http:\/\/[^/]+\/$/);
+    const dialog = page.getByRole('dialog', { name: 'Sign in to Tickerlake' });
+    await expect(dialog.getByRole('alert').filter({ hasText: 'Sign in to open that page' })).toBeVisible();
+    const form = dialog.getByRole('tabpanel', { name: 'Sign in' });
+    await form.getByLabel('Email or username').fill(account.email);
+    await form.getByLabel('Password').fill(account.password);
+    await form.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(page).toHaveURL(/\/developer\/docs\/invoices\?from=mail$/);
+    await expect(
+      page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Invoices' }),
+    ).toHaveAttribute('aria-current', 'page');
+
+    // Signing out in another tab leaves the account page here at once.
+    const other = await page.context().newPage();
+    await openPage(other, '/');
+    await other.evaluate(() => localStorage.removeItem('session'));
+    await expect(page).toHaveURL(/^http:\/\/[^/]+\/$/);
+  });
+
+  test('the short addresses lead to the dashboard and the documentation', async ({ request }) => {
+    const dashboard = await request.get('/dashboard?tab=keys', { maxRedirects: 0 });
+    expect(dashboard.status()).toBe(301);
+    expect(dashboard.headers().location).toBe(`${DASHBOARD}?tab=keys`);
+    const documentation = await request.get('/documentation', { maxRedirects: 0 });
+    expect(documentation.headers().location).toBe('/developer/docs');
   });
 });
 

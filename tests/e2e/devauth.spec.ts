@@ -69,7 +69,7 @@ test.describe('connecting a developer tool', () => {
     expect(delivered.status).toBe(200);
     const apiKey = await page.evaluate(() => window.appStores?.$user.get().apiKey);
     expect(delivered.json).toEqual({ api_key: apiKey, email: account.email, plan: 'free' });
-    expect(String(delivered.json.api_key)).toMatch(/^[\w-]{43}$/);
+    expect(String(delivered.json.api_key)).toMatch(/^tlk_[A-Za-z0-9]{38}$/);
 
     const again = await toolPolls(request, issued.device_code);
     expect(again.json).toMatchObject({ error: 'expired_token' });

@@ -14,6 +14,9 @@ export interface TestUser {
 export const AUTH_EMULATOR_URL = `http://127.0.0.1:${process.env.E2E_AUTH_EMULATOR_PORT ?? '9699'}`;
 export const AUTH_PROJECT_ID = 'demo-marketdata';
 
+/** The end-to-end data API (scripts/e2e-server.ts), for stories that call it with a key. */
+export const DATA_API_URL = `http://127.0.0.1:${process.env.E2E_DATA_API_PORT ?? '4352'}`;
+
 /**
  * Puts a session into the browser's stored session before the page loads, as a finished sign-in
  * would, so that the shell's reactions to account kinds (admin, legacy, no username) can be tested

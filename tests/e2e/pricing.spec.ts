@@ -1,6 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { createAccount, fillCard, openPage, signInThroughApi, uniqueEmail } from './fixtures.ts';
+import {
+  createAccount,
+  DATA_API_URL,
+  fillCard,
+  openPage,
+  signInThroughApi,
+  uniqueEmail,
+} from './fixtures.ts';
 
 test.describe('pricing', () => {
   test('a visitor opens personal pricing from the menu, compares the plans and sees the annual saving', async ({
@@ -82,8 +89,7 @@ test.describe('pricing', () => {
       'Thank you: your email address is verified and your API key is active.',
     );
     const key = await page.evaluate(() => window.appStores?.$user.get().apiKey ?? '');
-    const dataApi = `http://127.0.0.1:${process.env.E2E_DATA_API_PORT ?? '4352'}`;
-    const answer = await request.get(`${dataApi}/stable/grades-consensus?symbol=AAPL&apikey=${key}`);
+    const answer = await request.get(`${DATA_API_URL}/stable/grades-consensus?symbol=AAPL&apikey=${key}`);
     expect(answer.status(), await answer.text()).toBe(200);
   });
 

@@ -149,7 +149,7 @@ test.describe('pages under the content security policy', () => {
     await google.getByLabel('Google account email').fill(uniqueEmail('csp-google'));
     await google.getByRole('button', { name: 'Continue with Google' }).click();
     await expect(page).toHaveURL(new RegExp(`${DASHBOARD}$`));
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Welcome back, csp-google-/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Welcome, csp-google-/);
 
     const missing = await page.goto('/no-such-page-here');
     expect(missing?.status()).toBe(404);
@@ -184,7 +184,7 @@ test.describe('pages under the content security policy', () => {
     await openPage(page, '/');
     await signInThroughApi(page, account);
     await openPage(page, DASHBOARD);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome back, ${account.username}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Welcome, ${account.username}`);
 
     // A call to the data API makes the usage panel draw its bars (sized by React style props).
     const key = await page.evaluate(() => window.appStores?.$user.get().apiKey ?? '');

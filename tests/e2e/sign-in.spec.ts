@@ -155,7 +155,13 @@ test.describe('sign in', () => {
 
   test('an error handed to the page is shown as a flash message', async ({ page }) => {
     await openPage(page, '/login?error=Something%20failed');
-    await expect(page.getByRole('alert').filter({ hasText: 'Something failed' })).toBeVisible();
+    const flash = page.getByRole('alert').filter({ hasText: 'Something failed' });
+    await expect(flash).toBeVisible();
+    // The banner sits under the header: the navigation stays visible and usable while it shows.
+    const header = await page.getByRole('banner').boundingBox();
+    const banner = await flash.boundingBox();
+    expect(banner?.y ?? 0).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Pricing' }).click();
   });
 
   test('an email handed to the page is filled in', async ({ page }) => {

@@ -337,7 +337,7 @@ describe.each(databaseTargets())('account data services on $name', (target) => {
     it('hands out the key once and stores only its hash, its ciphertext and its last four characters', async () => {
       const user = await newUser({ emailVerified: true });
       const issued = await createApiKey(db(), user.id, { secret: SECRET });
-      expect(issued?.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(issued?.key).toMatch(/^tlk_[A-Za-z0-9]{38}$/);
       const [row] = await db().select().from(apiKeys).where(eq(apiKeys.userId, user.id));
       expect(row?.last4).toBe(issued?.key.slice(-4));
       expect(JSON.stringify(row)).not.toContain(issued?.key);

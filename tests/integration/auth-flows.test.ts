@@ -300,7 +300,7 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
         email: account.email,
       });
       expect(json.accessToken).toMatch(/^eyJ/);
-      expect(json.apiKey).toMatch(/^[\w-]{43}$/);
+      expect(json.apiKey).toMatch(/^tlk_[A-Za-z0-9]{38}$/);
       expect(json).not.toHaveProperty('refreshToken');
       const setCookie = res.headers.getSetCookie().join('\n');
       expect(setCookie).toContain(`Max-Age=${REFRESH_COOKIE_MAX_AGE_SECONDS}`);
@@ -599,7 +599,7 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
         refreshToken: refreshCookieOf(first),
       });
       expect(json.accessToken).toMatch(/^eyJ/);
-      expect(json.apiKey).toMatch(/^[\w-]{43}$/);
+      expect(json.apiKey).toMatch(/^tlk_[A-Za-z0-9]{38}$/);
       const user = await findUserByFirebaseUid(db(), google.uid);
       expect(user?.emailVerified).toBe(true);
 
@@ -791,7 +791,7 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
       expect(ok.status).toBe(200);
       const json = await body(ok);
       expect(json.userid).toBe(account.userid);
-      expect(json.apiKey).toMatch(/^[\w-]{43}$/);
+      expect(json.apiKey).toMatch(/^tlk_[A-Za-z0-9]{38}$/);
       const wrong = await app.request(
         '/portal/auth/cloud-login',
         post({ email: account.email, password: 'nope-nope' }),

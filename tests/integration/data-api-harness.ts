@@ -40,6 +40,8 @@ export interface HarnessOptions {
   /** Open this database instead of a fresh in-memory PGlite (it is seeded unless `seed` is false). */
   database?: Database;
   seed?: boolean;
+  /** The secret keys are stored with (default HARNESS_SECRET); the accounts API's own for stories across both. */
+  secret?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function openDataApiHarness(options: HarnessOptions = {}): Promise<
     database: () => Promise.resolve(db),
     store,
     now: () => clock.now,
-    secret: HARNESS_SECRET,
+    secret: options.secret ?? HARNESS_SECRET,
     flushIntervalMs: 60_000,
   });
   const owners = new Map<string, string>();
@@ -93,7 +95,7 @@ export async function openDataApiHarness(options: HarnessOptions = {}): Promise<
         })
         .returning({ id: users.id });
       if (user === undefined) throw new Error('no user row');
-      const issued = await createApiKey(db, user.id, { secret: HARNESS_SECRET });
+      const issued = await createApiKey(db, user.id, { secret: options.secret ?? HARNESS_SECRET });
       if (issued === null) throw new Error('no key');
       owners.set(issued.key, user.id);
       return issued.key;

@@ -25,6 +25,19 @@ export function maskApiKey(key: string): string {
   return key.length <= 4 ? MASK : `${MASK}${key.slice(-4)}`;
 }
 
+/** How long after signing up the dashboard still greets the account as new. */
+const NEW_ACCOUNT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The dashboard's greeting: "Welcome" on the first day of an account, "Welcome back" after, so a
+ * developer who has just signed up is not welcomed back to a place they have never been.
+ */
+export function greeting(name: string, createdAt: string, now: number = Date.now()): string {
+  const created = Date.parse(createdAt);
+  const isNew = Number.isFinite(created) && now - created < NEW_ACCOUNT_MS;
+  return `${isNew ? 'Welcome' : 'Welcome back'}, ${name}`;
+}
+
 export function verificationSentMessage(email: string): string {
   return `We sent a verification email to ${email}. Follow the link in it, then choose “Check again”.`;
 }
@@ -67,6 +80,8 @@ export type DashboardView =
       status: 'ready';
       /** The username, or the address for accounts without one. */
       name: string;
+      /** "Welcome, …" on an account's first day, "Welcome back, …" after. */
+      greeting: string;
       email: string;
       apiKey: string;
       maskedKey: string;
@@ -89,9 +104,11 @@ export const $dashboardView = computed(
   (signedIn, checked, user, pricing, dashboard): DashboardView => {
     if (!signedIn || !user.authenticated || !(checked || dashboard.checking)) return { status: 'loading' };
     const plan = pricing.plans.find((candidate) => candidate.code === user.planCode) ?? null;
+    const name = user.username.trim() || user.email;
     return {
       status: 'ready',
-      name: user.username.trim() || user.email,
+      name,
+      greeting: greeting(name, user.createdAt),
       email: user.email,
       apiKey: user.apiKey,
       maskedKey: maskApiKey(user.apiKey),

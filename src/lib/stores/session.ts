@@ -2,7 +2,7 @@ import { atom } from 'nanostores';
 import { ApiError, appServer, portal, setSessionRefresher } from '../http.ts';
 import { routeAccess } from '../routes.ts';
 import type { UserData } from '../user-data.ts';
-import { $auth, PUBLIC_TOKEN, setAccessToken, signedIn, signedOut } from './auth.ts';
+import { $auth, PUBLIC_TOKEN, setAccessToken, showFlash, signedIn, signedOut } from './auth.ts';
 import { clearPrices } from './pricing.ts';
 import { clearRewriter } from './rewriter.ts';
 import { $user, setUserDraft } from './user.ts';
@@ -70,11 +70,16 @@ export function startSession(): void {
     if (event.key !== SESSION_STORAGE_KEY) return;
     const next = read();
     if (next && next.accessToken !== PUBLIC_TOKEN) signedIn(next.accessToken, next.user);
-    else signedOut();
+    else {
+      // Signed out in another tab: an account page open here is left at once.
+      signedOut();
+      guardRoute();
+    }
   });
   document.addEventListener('astro:after-swap', () => {
     void revalidateSession();
   });
+  offerSignInAfterGuard();
   void revalidateSession();
 }
 
@@ -143,6 +148,32 @@ export async function revalidateSession(): Promise<void> {
 /** Where a visitor who may not see the current page is sent (SPEC §6). */
 export const PROTECTED_REDIRECT = '/';
 
+/** sessionStorage key of the account page a signed-out visitor was turned away from. */
+export const TURNED_AWAY_STORAGE_KEY = 'turnedAway';
+
+/** What the page a turned-away visitor lands on says, over the sign-in pop-up it opens. */
+export const SIGN_IN_TO_CONTINUE_MESSAGE =
+  'Sign in to open that page: it shows your account. You will be taken back to it.';
+
+/**
+ * On the page a guard sent a signed-out visitor to: offers the sign-in (the pop-up, with a message
+ * saying why) and remembers the page, so signing in returns there (`preseturl`). The turned-away
+ * page crosses the full page load in sessionStorage, this tab only, and is used once.
+ */
+function offerSignInAfterGuard(): void {
+  let path: string | null;
+  try {
+    path = sessionStorage.getItem(TURNED_AWAY_STORAGE_KEY);
+    sessionStorage.removeItem(TURNED_AWAY_STORAGE_KEY);
+  } catch {
+    return;
+  }
+  if (path === null || path === '' || $auth.get().accessToken !== PUBLIC_TOKEN) return;
+  $auth.setKey('preseturl', path);
+  $auth.setKey('authPopup', 1);
+  showFlash(SIGN_IN_TO_CONTINUE_MESSAGE);
+}
+
 /**
  * Sends a signed-out visitor away from account pages, and anyone but an administrator away from
  * admin pages, remembering the page so that signing in can return there.
@@ -154,7 +185,15 @@ export function guardRoute(): void {
   const signedInNow = $auth.get().accessToken !== PUBLIC_TOKEN;
   const allowed = signedInNow && (access === 'user' || $user.get().userRole === 'admin');
   if (allowed) return;
-  if (!signedInNow) $auth.setKey('preseturl', location.pathname + location.search);
+  if (!signedInNow) {
+    const path = location.pathname + location.search;
+    $auth.setKey('preseturl', path);
+    try {
+      sessionStorage.setItem(TURNED_AWAY_STORAGE_KEY, path);
+    } catch {
+      // Storage refused: the visitor still lands on the home page, without the offer.
+    }
+  }
   location.replace(PROTECTED_REDIRECT);
 }
 

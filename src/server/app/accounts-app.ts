@@ -20,6 +20,7 @@ import { playgroundRoutes } from '../routes/playground.ts';
 import { createMarketHistoryRoutes } from '../routes/market-history.ts';
 import { devMailboxRoutes } from '../routes/dev-mailbox.ts';
 import { apiUsageRoutes } from '../routes/api-usage.ts';
+import { apiKeyRoutes } from '../routes/api-keys.ts';
 import { emailVerificationRoutes } from '../routes/email-verification.ts';
 import { portalAuthRoutes } from '../routes/portal-auth.ts';
 import { portalRoutes } from '../routes/portal.ts';
@@ -47,6 +48,7 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', emailVerificationRoutes)
   .route('/portal', accountActionRoutes)
   .route('/portal', apiUsageRoutes)
+  .route('/portal', apiKeyRoutes)
   .route('/portal', portalBillingRoutes(deliverToWebhook))
   .route('/billing', billingWebhookRoutes)
   .route('/billing', testCheckoutRoutes(deliverToWebhook))

@@ -53,6 +53,8 @@ export const MISSING_KEY_MESSAGE =
   'Missing API key. Pass your key as the apikey query parameter or in an apikey header; get a free key by signing up.';
 export const INVALID_KEY_MESSAGE =
   'Invalid API key. Check that it was copied completely; your dashboard shows your current key.';
+export const MISTYPED_KEY_MESSAGE =
+  'Invalid API key: it is mistyped (its checksum does not match). Copy it again from your dashboard.';
 export const REVOKED_KEY_MESSAGE =
   'This API key has been replaced or revoked. Use the current key shown on your dashboard.';
 export const BLOCKED_KEY_MESSAGE = 'The account this API key belongs to is blocked. Please contact support.';
@@ -63,6 +65,7 @@ export const ACCESS_TOKEN_AS_KEY_MESSAGE =
 
 const REFUSALS: Record<ApiKeyRefusal, AccessRefusal> = {
   unknown: { status: 401, message: INVALID_KEY_MESSAGE },
+  mistyped: { status: 401, message: MISTYPED_KEY_MESSAGE },
   revoked: { status: 401, message: REVOKED_KEY_MESSAGE },
   blocked: { status: 403, message: BLOCKED_KEY_MESSAGE },
   unverified: { status: 403, message: UNVERIFIED_KEY_MESSAGE },
@@ -73,7 +76,15 @@ interface CachedVerdict {
   /** The caller made from this verdict, with the catalogue it was priced from. */
   caller?: { plans: object; value: DataCaller };
   verdict:
-    | { ok: true; keyId: string; userId: string; planCode: string; legacy: boolean }
+    | {
+        ok: true;
+        keyId: string;
+        userId: string;
+        planCode: string;
+        legacy: boolean;
+        /** When the key stops working (a replaced key's grace), as a time in ms, or null. */
+        endsAt: number | null;
+      }
     | { ok: false; refusal: AccessRefusal };
 }
 
@@ -131,6 +142,13 @@ export class KeyChecker {
     return this.secretOverride ?? serverSecret();
   }
 
+  /** Forgets every verdict about the account's keys, so the next call with one asks the database. */
+  forgetAccount(userId: string): void {
+    for (const [cacheKey, cached] of this.verdicts) {
+      if (cached.verdict.ok && cached.verdict.userId === userId) this.verdicts.delete(cacheKey);
+    }
+  }
+
   /**
    * The caller for `key` when its verdict and the plans are cached and fresh, without a promise;
    * undefined when only {@link check} can tell.
@@ -154,10 +172,10 @@ export class KeyChecker {
     const now = this.now();
     let cached = this.freshVerdict(cacheKey, now);
     if (cached === undefined) {
-      cached = {
-        expiresAt: now + KEY_CACHE_TTL_MS,
-        verdict: await this.lookUp(value, cacheKey, this.secret()),
-      };
+      const verdict = await this.lookUp(value, cacheKey, this.secret());
+      // A key in its grace period is kept no longer than it works.
+      const ends = verdict.ok && verdict.endsAt !== null ? verdict.endsAt : Infinity;
+      cached = { expiresAt: Math.min(now + KEY_CACHE_TTL_MS, ends), verdict };
       if (this.verdicts.size >= MAX_CACHED_KEYS) this.evictExpired(now);
       this.verdicts.set(cacheKey, cached);
     }
@@ -199,7 +217,7 @@ export class KeyChecker {
 
   private async lookUp(key: string, cacheKey: string, secret: string): Promise<CachedVerdict['verdict']> {
     const db = await this.database();
-    const result = await findActiveKey(db, key, { secret });
+    const result = await findActiveKey(db, key, { secret, now: new Date(this.now()) });
     if (!result.ok) return { ok: false, refusal: REFUSALS[result.reason] };
     this.askProvider(db, result.user, cacheKey);
     return {
@@ -208,6 +226,7 @@ export class KeyChecker {
       userId: result.user.id,
       planCode: result.user.planCode,
       legacy: result.user.legacy,
+      endsAt: result.expiresAt?.getTime() ?? null,
     };
   }
 

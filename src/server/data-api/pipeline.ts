@@ -14,6 +14,7 @@ import { toCsv } from '../../lib/csv.ts';
 import { DataApiError, type EndpointDefinition } from './endpoint.ts';
 import { countCall, countCallNow, limitMessage, releaseCall, type LimitVerdict } from './limits.ts';
 import { prepareQuery, withoutKey, type PreparedQuery } from './query.ts';
+import { onAccountKeysChanged } from '../services/key-events.ts';
 
 /** Answers kept for repeated identical requests (bounded; least recently used go first). */
 const ANSWER_CACHE_SIZE = 2_000;
@@ -267,6 +268,10 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     ...(options.secret === undefined ? {} : { secret: options.secret }),
     ...(options.checkIdentity === undefined ? {} : { checkIdentity: options.checkIdentity }),
   });
+  // A key revoked or ended early on the dashboard stops at once in this process.
+  const stopListening = onAccountKeysChanged((userId) => {
+    keys.forgetAccount(userId);
+  });
   const meter = new UsageMeter({
     database,
     now,
@@ -310,8 +315,9 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     return `Your ${caller.plan.name} plan does not cover ${subject}. ${upgradeText(plan?.name, pricingUrl)}`;
   };
 
+  // An account's limits are shared by all its keys: the budgets belong to the account.
   const subjectOf = (caller: DataCaller, credential: DataCredential): string =>
-    caller.kind === 'key' ? `key:${caller.keyId}` : credential.client();
+    caller.kind === 'key' ? `account:${caller.userId}` : credential.client();
 
   /**
    * Counts the call against the caller's budgets: the verdict, undefined for a free endpoint, 'async'
@@ -491,6 +497,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     meter,
     directory,
     close: async () => {
+      stopListening();
       await keys.settled();
       await meter.close();
     },

@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'role_change',
   'plan_change',
   'api_key_create',
+  'api_key_roll',
   'api_key_revoke',
   'device_authorize',
 ] as const;
@@ -123,7 +124,9 @@ export const users = pgTable(
 
 /**
  * Data API keys. The key itself is never stored: key_hash (HMAC with the server secret) finds it on each
- * request, key_ciphertext lets its owner read it again on the dashboard.
+ * request, key_ciphertext lets its owner read it again on the dashboard. An account has one primary
+ * key (the one the site shows and uses) and may have named additional ones; a key replaced with a
+ * grace period keeps working until expires_at, and a revoked key never again.
  */
 export const apiKeys = pgTable(
   'api_keys',
@@ -135,14 +138,22 @@ export const apiKeys = pgTable(
     keyHash: text('key_hash').notNull().unique(),
     keyCiphertext: text('key_ciphertext').notNull(),
     last4: text('last4').notNull(),
+    /** What the owner calls it ("Default key", "Production server"). */
+    name: text('name').notNull().default('Default key'),
+    /** The account's main key; additional keys are not. */
+    primary: boolean('is_primary').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** When a replaced key stops working (its grace period's end); null while it has no end. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    /** The last call made with it, as the usage meter last wrote (to the minute, in batches). */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
-    // At most one usable key per account; older ones stay for the record, revoked.
-    uniqueIndex('api_keys_one_active_per_user_idx')
+    // At most one current primary key per account; replaced ones stay for the record.
+    uniqueIndex('api_keys_one_primary_per_user_idx')
       .on(t.userId)
-      .where(sql`revoked_at is null`),
+      .where(sql`revoked_at is null and expires_at is null and is_primary`),
     index('api_keys_user_id_idx').on(t.userId),
   ],
 );
@@ -261,7 +272,8 @@ export const auditLog = pgTable(
   (t) => [
     check(
       'audit_log_action_check',
-      sql`action in ('impersonate', 'block', 'unblock', 'role_change', 'plan_change', 'api_key_create', 'api_key_revoke', 'device_authorize')`,
+      // Written from AUDIT_ACTIONS, so a new action is one edit (and one generated migration).
+      sql`action in (${sql.raw(AUDIT_ACTIONS.map((action) => `'${action}'`).join(', '))})`,
     ),
     index('audit_log_created_at_idx').on(t.createdAt),
     index('audit_log_target_user_id_idx').on(t.targetUserId),

@@ -105,16 +105,24 @@ export class UsageMeter {
     this.pending = new Map();
     try {
       const db = await this.database();
-      await db
-        .insert(apiUsage)
-        .values(batch)
-        .onConflictDoUpdate({
-          target: [apiUsage.apiKeyId, apiUsage.day, apiUsage.endpoint],
-          set: {
-            calls: sql`${apiUsage.calls} + excluded.calls`,
-            bytes: sql`${apiUsage.bytes} + excluded.bytes`,
-          },
-        });
+      // One transaction: the calls and the keys' last use are written together or not at all.
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(apiUsage)
+          .values(batch)
+          .onConflictDoUpdate({
+            target: [apiUsage.apiKeyId, apiUsage.day, apiUsage.endpoint],
+            set: {
+              calls: sql`${apiUsage.calls} + excluded.calls`,
+              bytes: sql`${apiUsage.bytes} + excluded.bytes`,
+            },
+          });
+        // "Last used" is as fresh as the batch: the moment of the write that carried the calls.
+        await tx
+          .update(apiKeys)
+          .set({ lastUsedAt: new Date(this.now()) })
+          .where(inArray(apiKeys.id, [...new Set(batch.map((entry) => entry.apiKeyId))]));
+      });
       this.warned = false;
     } catch (error) {
       // Keys deleted meanwhile fail the whole batch on the foreign key: drop only their rows.

@@ -9,6 +9,7 @@ export const OUTBOX_KINDS = [
   'BILLING_PAYMENT_FAILED',
   'BILLING_CANCELED',
   'BILLING_ENDED',
+  'API_KEY_CHANGED',
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
