@@ -174,8 +174,8 @@ export function DevAuth(): ReactNode {
         <p className="devauth__note">
           {approved ? (
             <>
-              Your key is always on your <a href={API_KEYS_PAGE}>API keys page</a>, where you can also
-              replace it.
+              Your key is always on your <a href={API_KEYS_PAGE}>API keys page</a>, where you can also replace
+              it.
             </>
           ) : (
             'If you did not start this request yourself, nothing more is needed.'

@@ -164,6 +164,7 @@ export const PROTECTED_ROUTES: readonly string[] = [
   '/dashboard',
   '/developer/docs/dashboard',
   '/developer/docs/api-keys',
+  '/developer/docs/request-log',
   '/developer/docs/settings',
   '/developer/docs/invoices',
 ];
@@ -175,6 +176,7 @@ export const API_KEYS_PAGE = '/developer/docs/api-keys';
 export const DASHBOARD_NAV: readonly NavLink[] = [
   { href: '/developer/docs/dashboard', label: 'Overview' },
   { href: API_KEYS_PAGE, label: 'API keys' },
+  { href: '/developer/docs/request-log', label: 'Request log' },
   { href: '/developer/docs/quickstart', label: 'Quickstart' },
   { href: '/developer/docs/invoices', label: 'Invoices' },
 ];

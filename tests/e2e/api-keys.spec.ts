@@ -19,13 +19,17 @@ async function revealedKey(page: Page, name: string, region: string): Promise<st
     .getByRole('button', { name: `Reveal key “${name}”` })
     .first()
     .click();
-  const code = section
-    .locator('code')
-    .filter({ hasText: /^tlk_/ })
-    .first();
+  const code = section.locator('code').filter({ hasText: /^tlk_/ }).first();
   await expect(code).toBeVisible();
   return (await code.textContent()) ?? '';
 }
+
+/** The account the accessibility checks look at (they change nothing). */
+let shared: Account;
+
+test.beforeAll(async ({ request }) => {
+  shared = await createAccount(request, { verified: true });
+});
 
 test.describe('API keys', () => {
   test('a developer replaces their key with a one-hour grace: both keys answer until they choose "Expire now"', async ({
@@ -78,10 +82,12 @@ test.describe('API keys', () => {
     await expect(page.getByText('Your API key was replaced').first()).toBeVisible();
   });
 
-  test('a second, named key answers with the same plan; Free allows one, and revoking it stops it', async ({
+  test('a second, named key answers with the same plan, its calls show in the request log under its name, and revoking it stops it', async ({
     page,
+    context,
     request,
   }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const account = await createAccount(request, { verified: true });
     await signedInOnKeysPage(page, account);
     const additional = page.getByRole('region', { name: 'Additional keys' });
@@ -99,6 +105,34 @@ test.describe('API keys', () => {
     const named = await revealedKey(page, 'CI runner', 'Additional keys');
     const answer = await request.get(`${DATA_API_URL}/stable/profile?symbol=MSFT&apikey=${named}`);
     expect(answer.status()).toBe(200);
+
+    // The call shows in the request log under the key's name, and opens as a curl command with that key.
+    await openPage(page, '/developer/docs/request-log');
+    await page.getByLabel('Key').selectOption({ label: `CI runner (…${named.slice(-4)})` });
+    const requests = page.getByRole('region', { name: 'Requests' });
+    await expect(async () => {
+      await page.getByLabel('Time').selectOption('1h');
+      await page.getByLabel('Time').selectOption('24h');
+      await expect(requests.getByRole('row', { name: /profile/ })).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    const row = requests.getByRole('row', { name: /profile/ });
+    await expect(row).toContainText(`CI runner (…${named.slice(-4)})`);
+    await expect(row).toContainText('200');
+    await row.getByRole('button', { name: /profile/ }).click();
+    const detail = page.getByRole('dialog', { name: 'profile · 200' });
+    await expect(detail.getByLabel('The request with curl')).toContainText(
+      '/stable/profile?symbol=MSFT&apikey=',
+    );
+    await expect(detail.getByLabel('The request with curl')).not.toContainText(named);
+    await detail.getByRole('button', { name: 'Copy curl command' }).click();
+    // The data API as this browser reaches it (the host the page was opened on), with the whole key.
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
+      new RegExp(
+        `^curl "http://[^/]+:${new URL(DATA_API_URL).port}/stable/profile\\?symbol=MSFT&apikey=${named}"$`,
+      ),
+    );
+    await detail.getByRole('button', { name: 'Close' }).click();
+    await openPage(page, PAGE);
 
     await additional.getByRole('button', { name: 'Rename key “CI runner”' }).click();
     const rename = page.getByRole('dialog', { name: 'Rename key' });
@@ -122,25 +156,29 @@ test.describe('API keys', () => {
       { name: 'desktop', width: 1280, height: 900 },
       { name: 'phone', width: 390, height: 844 },
     ]) {
-      test(`the API keys page has no accessibility violations (${theme}, ${viewport.name})`, async ({
+      test(`the API keys and request log pages have no accessibility violations (${theme}, ${viewport.name})`, async ({
         page,
-        request,
       }) => {
         await page.setViewportSize({ width: viewport.width, height: viewport.height });
         await page.addInitScript((mode) => {
           localStorage.setItem('themeMode', mode);
         }, theme);
-        const account = await createAccount(request, { verified: true });
-        await signedInOnKeysPage(page, account);
-        await expect(page.getByRole('region', { name: 'Primary key' })).toBeVisible();
-        const results = await new AxeBuilder({ page }).analyze();
-        expect(
-          results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        ).toEqual([]);
-        // The layout's navigation fits the phone without the page scrolling sideways.
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-          viewport.width,
-        );
+        await signedInOnKeysPage(page, shared);
+        for (const [path, ready] of [
+          [PAGE, page.getByRole('region', { name: 'Primary key' })],
+          ['/developer/docs/request-log', page.getByLabel('Status')],
+        ] as const) {
+          await openPage(page, path);
+          await expect(ready).toBeVisible();
+          const results = await new AxeBuilder({ page }).analyze();
+          expect(
+            results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+          ).toEqual([]);
+          // The layout's navigation fits the phone without the page scrolling sideways.
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+            viewport.width,
+          );
+        }
       });
     }
   }

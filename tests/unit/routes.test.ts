@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DASHBOARD_NAV,
   DATASETS_MENU,
   DOCUMENTATION_MENU,
   FOOTER_GROUPS,
@@ -10,6 +11,7 @@ import {
   SYMBOL_TABS,
   isPending,
   normalizePath,
+  routeAccess,
   type NavLink,
 } from '../../src/lib/routes.ts';
 import type { SymbolKind } from '../../src/lib/symbol-routes.ts';
@@ -343,5 +345,15 @@ describe('pending routes', () => {
   it('does not treat the home page as pending', () => {
     expect(isPending('/')).toBe(false);
     expect(isPending('/?ref=nav')).toBe(false);
+  });
+});
+
+describe('the dashboard’s navigation', () => {
+  it('leads to pages that are all kept from signed-out visitors, except the public quickstart', () => {
+    for (const link of DASHBOARD_NAV) {
+      expect(routeAccess(link.href), link.href).toBe(
+        link.href === '/developer/docs/quickstart' ? 'public' : 'user',
+      );
+    }
   });
 });

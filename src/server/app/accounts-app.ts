@@ -21,6 +21,7 @@ import { createMarketHistoryRoutes } from '../routes/market-history.ts';
 import { devMailboxRoutes } from '../routes/dev-mailbox.ts';
 import { apiUsageRoutes } from '../routes/api-usage.ts';
 import { apiKeyRoutes } from '../routes/api-keys.ts';
+import { requestLogRoutes } from '../routes/request-log.ts';
 import { emailVerificationRoutes } from '../routes/email-verification.ts';
 import { portalAuthRoutes } from '../routes/portal-auth.ts';
 import { portalRoutes } from '../routes/portal.ts';
@@ -49,6 +50,7 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', accountActionRoutes)
   .route('/portal', apiUsageRoutes)
   .route('/portal', apiKeyRoutes)
+  .route('/portal', requestLogRoutes)
   .route('/portal', portalBillingRoutes(deliverToWebhook))
   .route('/billing', billingWebhookRoutes)
   .route('/billing', testCheckoutRoutes(deliverToWebhook))

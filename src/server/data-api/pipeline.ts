@@ -15,6 +15,7 @@ import { DataApiError, type EndpointDefinition } from './endpoint.ts';
 import { countCall, countCallNow, limitMessage, releaseCall, type LimitVerdict } from './limits.ts';
 import { prepareQuery, withoutKey, type PreparedQuery } from './query.ts';
 import { onAccountKeysChanged } from '../services/key-events.ts';
+import { RequestLog } from '../services/request-log.ts';
 
 /** Answers kept for repeated identical requests (bounded; least recently used go first). */
 const ANSWER_CACHE_SIZE = 2_000;
@@ -110,6 +111,8 @@ export interface DataPipeline {
   ): DataOutcome | Promise<DataOutcome>;
   keys: KeyChecker;
   meter: UsageMeter;
+  /** The request log's batched writer (the dashboard's Request log). */
+  requestLog: RequestLog;
   directory: CachedDirectory;
   /** Lets identity checks under way finish and flushes the metering. */
   close(): Promise<void>;
@@ -277,6 +280,11 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     now,
     ...(options.flushIntervalMs === undefined ? {} : { flushIntervalMs: options.flushIntervalMs }),
   });
+  const requestLog = new RequestLog({
+    database,
+    now,
+    ...(options.flushIntervalMs === undefined ? {} : { flushIntervalMs: options.flushIntervalMs }),
+  });
   const directory = new CachedDirectory(database, now);
   const byPath = new Map<string, EndpointDefinition>(endpoints.map((endpoint) => [endpoint.path, endpoint]));
   const answers = new Memo<Serialized>({
@@ -437,16 +445,41 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     return answered(endpoint, csv, cached, admitted.source, limits, held);
   };
 
+  /** Writes a keyed call to the request log (in the next batch) and hands its outcome on. */
+  const logged = (
+    endpoint: EndpointDefinition,
+    caller: DataCaller,
+    search: string,
+    started: number,
+    outcome: DataOutcome,
+  ): DataOutcome => {
+    if (caller.kind === 'key') {
+      requestLog.record({
+        userId: caller.userId,
+        apiKeyId: caller.keyId,
+        at: now(),
+        endpoint: endpoint.path,
+        params: withoutKey(search),
+        status: outcome.ok ? (outcome.unchanged ? 304 : 200) : outcome.status,
+        latencyMs: Math.round(performance.now() - started),
+        bytes: outcome.ok ? outcome.bytes : Buffer.byteLength(outcome.body),
+      });
+    }
+    return outcome;
+  };
+
   /** The asynchronous path: a key or plan to look up, or budgets in a shared store. */
   const callChecked = async (
     endpoint: EndpointDefinition,
     search: string,
     credential: DataCredential,
     held: string | undefined,
+    started: number,
   ): Promise<DataOutcome> => {
     const caller: DataCaller | AccessRefusal = await keys.check(credential.key);
     if ('status' in caller) return accessRefusal(caller);
-    if (endpoint.legacy === true && !caller.legacy) return legacyRefusal;
+    if (endpoint.legacy === true && !caller.legacy)
+      return logged(endpoint, caller, search, started, legacyRefusal);
     let verdict = limit(endpoint, caller, credential);
     if (verdict === 'async') {
       verdict = await countCall(
@@ -456,13 +489,14 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
       );
     }
     const limited = verdict === undefined ? undefined : limitRefusal(verdict, caller);
-    if (limited !== undefined) return limited;
-    return settled(
+    if (limited !== undefined) return logged(endpoint, caller, search, started, limited);
+    const outcome = await settled(
       endpoint,
       caller,
       credential,
       await respond(endpoint, search, caller, verdict?.headers, held),
     );
+    return logged(endpoint, caller, search, started, outcome);
   };
 
   const call = (
@@ -471,22 +505,29 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     credential: DataCredential,
     held?: string,
   ): DataOutcome | Promise<DataOutcome> => {
+    const started = performance.now();
     const search = typeof parameters === 'string' ? parameters : new URLSearchParams(parameters).toString();
     const caller = keys.checkCached(credential.key);
-    if (caller === undefined || 'status' in caller) return callChecked(endpoint, search, credential, held);
-    if (endpoint.legacy === true && !caller.legacy) return legacyRefusal;
+    if (caller === undefined || 'status' in caller) {
+      return callChecked(endpoint, search, credential, held, started);
+    }
+    if (endpoint.legacy === true && !caller.legacy)
+      return logged(endpoint, caller, search, started, legacyRefusal);
     const verdict = limit(endpoint, caller, credential);
-    if (verdict === 'async') return callChecked(endpoint, search, credential, held);
+    if (verdict === 'async') return callChecked(endpoint, search, credential, held, started);
     const limited = verdict === undefined ? undefined : limitRefusal(verdict, caller);
-    if (limited !== undefined) return limited;
+    if (limited !== undefined) return logged(endpoint, caller, search, started, limited);
     const limits = verdict?.headers;
     const answer = respondFromCache(endpoint, search, caller, limits, held);
     if (answer === undefined) {
-      return respond(endpoint, search, caller, limits, held).then((slow) =>
-        settled(endpoint, caller, credential, slow),
-      );
+      return respond(endpoint, search, caller, limits, held)
+        .then((slow) => settled(endpoint, caller, credential, slow))
+        .then((outcome) => logged(endpoint, caller, search, started, outcome));
     }
-    return settled(endpoint, caller, credential, answer);
+    const outcome = settled(endpoint, caller, credential, answer);
+    return outcome instanceof Promise
+      ? outcome.then((done) => logged(endpoint, caller, search, started, done))
+      : logged(endpoint, caller, search, started, outcome);
   };
 
   return {
@@ -495,11 +536,13 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     call,
     keys,
     meter,
+    requestLog,
     directory,
     close: async () => {
       stopListening();
       await keys.settled();
       await meter.close();
+      await requestLog.close();
     },
   };
 }

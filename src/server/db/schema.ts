@@ -11,8 +11,10 @@ import {
   uniqueIndex,
   uuid,
   bigint,
+  bigserial,
   date,
   primaryKey,
+  smallint,
 } from 'drizzle-orm/pg-core';
 
 export * from './market-schema.ts';
@@ -395,6 +397,30 @@ export const outboxEmails = pgTable(
   (t) => [index('outbox_emails_created_at_idx').on(t.createdAt)],
 );
 
+/**
+ * The request log: one row per data API call made with a key (answered or refused after the key
+ * check), written in batches by the data API; kept 30 days and at most a bounded number per account.
+ * The parameters are stored without the key.
+ */
+export const apiRequests = pgTable(
+  'api_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    apiKeyId: uuid('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    endpoint: text('endpoint').notNull(),
+    /** The query as sent, without the key. */
+    params: text('params').notNull(),
+    status: smallint('status').notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    bytes: integer('bytes').notNull(),
+  },
+  (t) => [index('api_requests_user_at_idx').on(t.userId, t.at), index('api_requests_at_idx').on(t.at)],
+);
+
 /** Calls and bytes per key, endpoint and UTC day, added up in batches by the data API. */
 export const apiUsage = pgTable(
   'api_usage',
@@ -462,6 +488,7 @@ export type User = typeof users.$inferSelect;
 export type PricePlan = typeof pricePlans.$inferSelect;
 export type Coupon = typeof coupons.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
+export type ApiRequest = typeof apiRequests.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type Survey = typeof surveys.$inferSelect;
 export type Campaign = typeof campaigns.$inferSelect;
