@@ -1,4 +1,5 @@
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../../playwright.config.ts';
 import { fixed, formatTable, median } from './stats.ts';
 
 /**
@@ -42,16 +43,7 @@ export async function measureSearchSpeed(options: {
   const rounds = options.rounds ?? 5;
   const browser = await chromium.launch({
     executablePath: options.chromePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
     const page = await browser.newPage();

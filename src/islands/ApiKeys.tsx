@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, type ReactNode, type SyntheticEvent } from 'react';
 import { formatDate, formatDateTime, formatNumber } from '../lib/format.ts';
+import type { AccountKey } from '../lib/account-keys.ts';
 import { AUTH_LINKS } from '../lib/routes.ts';
 import {
   $apiKeys,
@@ -17,7 +18,6 @@ import {
   shownKey,
   startApiKeys,
   toggleReveal,
-  type AccountKey,
   type GraceChoice,
 } from '../lib/stores/api-keys.ts';
 import { Dialog } from './parts/Dialog.tsx';

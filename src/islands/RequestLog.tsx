@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, type ReactNode } from 'react';
 import { formatDate, formatDateTime, formatNumber } from '../lib/format.ts';
+import type { RequestLogEntry } from '../lib/account-keys.ts';
 import { formatBytes } from '../lib/playground.ts';
 import {
   $openRequest,
@@ -12,7 +13,6 @@ import {
   startRequestLog,
   STATUS_FILTERS,
   TIME_RANGES,
-  type LoggedRequest,
   type TimeRange,
 } from '../lib/stores/request-log.ts';
 import { Dialog } from './parts/Dialog.tsx';
@@ -24,7 +24,7 @@ function statusClass(status: number): string {
   return 'refused';
 }
 
-function keyLabel(entry: LoggedRequest): string {
+function keyLabel(entry: RequestLogEntry): string {
   if (entry.keyName === null) return 'Deleted key';
   return `${entry.keyName} (…${entry.keyLast4 ?? ''})`;
 }

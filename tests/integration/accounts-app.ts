@@ -3,6 +3,8 @@ import type { HonoBase } from 'hono/hono-base';
 import type { AccountsEnv } from '../../src/server/app/context.ts';
 import type { Db } from '../../src/server/db/client.ts';
 import { handleApiError } from '../../src/server/app/errors.ts';
+import { startSession } from '../../src/server/auth/sessions.ts';
+import { accessKey, signAccessToken } from '../../src/server/auth/tokens.ts';
 import { caller } from '../../src/server/middleware/caller.ts';
 import { billingWebhookRoutes, portalBillingRoutes } from '../../src/server/routes/billing.ts';
 import { testCheckoutRoutes } from '../../src/server/routes/test-checkout.ts';
@@ -78,4 +80,10 @@ export function billingAppOn(db: () => Db): BillingApp {
     ['/billing', testCheckoutRoutes(deliver)],
   ]);
   return { app, deliver };
+}
+
+/** A signed-in session's access token for the account, as a sign-in would hand it out. */
+export async function accessTokenFor(db: Db, userId: string, plan: string): Promise<string> {
+  const session = await startSession(db, userId);
+  return signAccessToken(accessKey(), { userId, role: 'user', plan, sessionId: session.sessionId });
 }

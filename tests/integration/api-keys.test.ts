@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hmacHex, encrypt, serverSecret } from '../../src/server/auth/crypto.ts';
-import { startSession } from '../../src/server/auth/sessions.ts';
-import { accessKey, signAccessToken } from '../../src/server/auth/tokens.ts';
 import { MISTYPED_KEY_MESSAGE, REVOKED_KEY_MESSAGE } from '../../src/server/data-api/access.ts';
 import { apiKeys, auditLog, outboxEmails, users } from '../../src/server/db/schema.ts';
 import { apiKeyRoutes } from '../../src/server/routes/api-keys.ts';
-import type { AccountKeys } from '../../src/server/services/account-keys.ts';
+import type { AccountKeys } from '../../src/lib/account-keys.ts';
 import { API_KEY_PREFIX } from '../../src/server/services/key-format.ts';
-import { accountsAppOn } from './accounts-app.ts';
+import { accessTokenFor, accountsAppOn } from './accounts-app.ts';
 import { freeLimits, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 
 /*
@@ -36,13 +34,7 @@ afterAll(async () => {
 async function owner(planCode = 'free') {
   const key = await h.keyFor(planCode);
   const userId = h.userOf(key);
-  const session = await startSession(h.db, userId);
-  const token = await signAccessToken(accessKey(), {
-    userId,
-    role: 'user',
-    plan: planCode,
-    sessionId: session.sessionId,
-  });
+  const token = await accessTokenFor(h.db, userId, planCode);
   const send = (method: string, path: string, body?: unknown) =>
     accounts().request(`/portal/user/api-keys${path}`, {
       method,

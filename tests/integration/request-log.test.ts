@@ -1,8 +1,6 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverSecret } from '../../src/server/auth/crypto.ts';
-import { startSession } from '../../src/server/auth/sessions.ts';
-import { accessKey, signAccessToken } from '../../src/server/auth/tokens.ts';
 import { apiRequests } from '../../src/server/db/schema.ts';
 import { apiKeyRoutes } from '../../src/server/routes/api-keys.ts';
 import { requestLogRoutes } from '../../src/server/routes/request-log.ts';
@@ -10,9 +8,9 @@ import {
   REQUEST_LOG_DAYS,
   REQUEST_LOG_PER_ACCOUNT,
   trimRequestLog,
-  type RequestLogEntry,
 } from '../../src/server/services/request-log.ts';
-import { accountsAppOn } from './accounts-app.ts';
+import type { RequestLogPage } from '../../src/lib/account-keys.ts';
+import { accessTokenFor, accountsAppOn } from './accounts-app.ts';
 import { openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 
 /*
@@ -42,13 +40,7 @@ afterAll(async () => {
 async function owner(planCode = 'free') {
   const key = await h.keyFor(planCode);
   const userId = h.userOf(key);
-  const session = await startSession(h.db, userId);
-  const token = await signAccessToken(accessKey(), {
-    userId,
-    role: 'user',
-    plan: planCode,
-    sessionId: session.sessionId,
-  });
+  const token = await accessTokenFor(h.db, userId, planCode);
   const get = async (path: string) =>
     accounts().request(`/portal${path}`, { headers: { Authorization: `Bearer ${token}` } });
   const post = async (path: string, body: unknown) =>
@@ -60,11 +52,7 @@ async function owner(planCode = 'free') {
   const log = async (query = '') => {
     const res = await get(`/user/request-log${query}`);
     expect(res.status, await res.clone().text()).toBe(200);
-    return (await res.json()) as {
-      entries: RequestLogEntry[];
-      nextBefore: string | null;
-      endpoints: string[];
-    };
+    return (await res.json()) as RequestLogPage;
   };
   return { key, userId, get, post, log };
 }

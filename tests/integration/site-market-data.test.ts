@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChartAnswer } from '../../src/lib/price-chart.ts';
-import { startSession } from '../../src/server/auth/sessions.ts';
-import { accessKey, signAccessToken, signPublicToken } from '../../src/server/auth/tokens.ts';
+import { accessKey, signPublicToken } from '../../src/server/auth/tokens.ts';
 import { SITE_CREDENTIAL_MESSAGE } from '../../src/server/data-api/site-calls.ts';
 import { createMarketChartRoutes } from '../../src/server/routes/market-chart.ts';
 import { createMarketHistoryRoutes } from '../../src/server/routes/market-history.ts';
 import { recentDays, usageForUser } from '../../src/server/services/api-usage.ts';
-import { accountsAppOn } from './accounts-app.ts';
+import { accessTokenFor, accountsAppOn } from './accounts-app.ts';
 import { siteUrl } from '../../src/server/app/config.ts';
 import { AUTH_LINKS } from '../../src/lib/routes.ts';
 import { shiftIsoYears } from '../../src/lib/iso-date.ts';
@@ -40,13 +39,7 @@ interface Visitor {
 async function signedIn(planCode: string, options: { verified?: boolean } = {}): Promise<Visitor> {
   const key = await h.keyFor(planCode, options);
   const userId = h.userOf(key);
-  const session = await startSession(h.db, userId);
-  const token = await signAccessToken(accessKey(), {
-    userId,
-    role: 'user',
-    plan: planCode,
-    sessionId: session.sessionId,
-  });
+  const token = await accessTokenFor(h.db, userId, planCode);
   const visitor: Visitor = { headers: { Authorization: `Bearer ${token}` }, userId };
   // The browser sends the public token alongside, whoever is signed in.
   visitor.headers['X-Public-Auth'] = await signPublicToken(accessKey());

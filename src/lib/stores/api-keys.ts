@@ -1,4 +1,5 @@
 import { atom, computed, map } from 'nanostores';
+import type { AccountKey, AccountKeys } from '../account-keys.ts';
 import { ApiError, portal } from '../http.ts';
 import { $signedIn } from './auth.ts';
 import { maskApiKey } from './dashboard.ts';
@@ -11,25 +12,6 @@ import { showSnackbar } from './snackbar.ts';
  * replaced key early, add, rename and revoke named keys). Every change reloads the list, and a
  * replaced primary key reloads the session too, so the header and the overview show the new key.
  */
-
-/** One key as GET /api/portal/user/api-keys lists it. */
-export interface AccountKey {
-  id: string;
-  name: string;
-  primary: boolean;
-  key: string;
-  last4: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  callsToday: number;
-}
-
-interface KeysAnswer {
-  keys: AccountKey[];
-  additionalAllowed: number;
-  additionalUsed: number;
-}
 
 /** How long a replaced key keeps working, as the replace dialog offers it. */
 export const GRACE_CHOICES = [
@@ -100,7 +82,7 @@ function messageOf(error: unknown): string {
 /** Reads the account's keys. */
 export async function loadKeys(): Promise<void> {
   try {
-    const answer = await portal<KeysAnswer>('user/api-keys');
+    const answer = await portal<AccountKeys>('user/api-keys');
     $keysNow.set(Date.now());
     $apiKeys.set({
       ...$apiKeys.get(),

@@ -1,5 +1,6 @@
 import { computed, map } from 'nanostores';
 import { DATA_API_URL } from '../endpoints.ts';
+import type { RequestLogEntry, RequestLogPage } from '../account-keys.ts';
 import { ApiError, portal } from '../http.ts';
 import { KEY_PLACEHOLDER } from '../docs/key-placeholder.ts';
 import { maskKey } from '../playground.ts';
@@ -13,20 +14,6 @@ import { showSnackbar } from './snackbar.ts';
  * status, endpoint, key and time range, a page at a time, and one request opened with its curl
  * command (the key masked on screen, whole when copied).
  */
-
-/** One logged request, as GET /api/portal/user/request-log lists it. */
-export interface LoggedRequest {
-  id: number;
-  at: string;
-  keyId: string | null;
-  keyName: string | null;
-  keyLast4: string | null;
-  endpoint: string;
-  params: string;
-  status: number;
-  latencyMs: number;
-  bytes: number;
-}
 
 /** The time ranges the page offers. */
 export const TIME_RANGES = [
@@ -65,7 +52,7 @@ export interface RequestLogState {
   status: 'loading' | 'ready' | 'error';
   error: string;
   filters: RequestLogFilters;
-  entries: LoggedRequest[];
+  entries: RequestLogEntry[];
   nextBefore: string | null;
   loadingMore: boolean;
   endpoints: string[];
@@ -110,12 +97,6 @@ function query(filters: RequestLogFilters, before: string | null): Record<string
   };
 }
 
-interface LogAnswer {
-  entries: LoggedRequest[];
-  nextBefore: string | null;
-  endpoints: string[];
-}
-
 let loading = 0;
 
 /** Reads the first page for the current filters. */
@@ -123,7 +104,7 @@ export async function loadRequests(): Promise<void> {
   const ticket = ++loading;
   $requestLog.set({ ...$requestLog.get(), status: 'loading', openId: null });
   try {
-    const answer = await portal<LogAnswer>('user/request-log', {
+    const answer = await portal<RequestLogPage>('user/request-log', {
       query: query($requestLog.get().filters, null),
     });
     if (ticket !== loading) return;
@@ -151,7 +132,7 @@ export async function loadOlder(): Promise<void> {
   if (state.nextBefore === null || state.loadingMore) return;
   $requestLog.setKey('loadingMore', true);
   try {
-    const answer = await portal<LogAnswer>('user/request-log', {
+    const answer = await portal<RequestLogPage>('user/request-log', {
       query: query(state.filters, state.nextBefore),
     });
     $requestLog.set({

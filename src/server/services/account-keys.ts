@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { isoDay } from '../../lib/iso-date.ts';
+import type { AccountKey, AccountKeys } from '../../lib/account-keys.ts';
 import { API_KEYS_PAGE } from '../../lib/routes.ts';
-import { decrypt, encrypt, hmacHex, serverSecret } from '../auth/crypto.ts';
+import { decrypt, serverSecret } from '../auth/crypto.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, apiUsage, pricePlans, users } from '../db/schema.ts';
-import { rollApiKey, stillWorks, type IssuedApiKey } from './api-keys.ts';
+import { insertApiKey, rollApiKey, stillWorks, type IssuedApiKey } from './api-keys.ts';
 import { audit } from './audit-log.ts';
-import { newApiKey } from './key-format.ts';
 import { queueEmail } from './outbox.ts';
 
 /*
@@ -30,28 +30,6 @@ export const ADDITIONAL_KEYS = { free: 1, paid: 5 } as const;
 
 /** The longest name of a key. */
 export const KEY_NAME_MAX_LENGTH = 60;
-
-/** One key as its owner sees it on the dashboard. */
-export interface AccountKey {
-  id: string;
-  name: string;
-  primary: boolean;
-  /** The whole key, for the owner's reveal and copy. */
-  key: string;
-  last4: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  /** When a replaced key stops working; null for a key without an end. */
-  expiresAt: string | null;
-  callsToday: number;
-}
-
-/** The account's keys and how many more it may add. */
-export interface AccountKeys {
-  keys: AccountKey[];
-  additionalAllowed: number;
-  additionalUsed: number;
-}
 
 /** Why a key change was refused, in the words the page shows. */
 export class KeyChangeError extends Error {
@@ -204,34 +182,21 @@ export async function createNamedKey(
         409,
       );
     }
-    const key = newApiKey();
-    const last4 = key.slice(-4);
-    const [row] = await tx
-      .insert(apiKeys)
-      .values({
-        userId,
-        keyHash: hmacHex(secret, key),
-        keyCiphertext: encrypt(secret, key),
-        last4,
-        name: clean,
-        primary: false,
-      })
-      .returning({ id: apiKeys.id, createdAt: apiKeys.createdAt });
-    if (row === undefined) throw new Error('API key insert returned no row');
+    const issued = await insertApiKey(tx, userId, secret, { name: clean, primary: false });
     await audit(tx, {
       actorUserId: userId,
       action: 'api_key_create',
       targetUserId: userId,
-      details: { keyId: row.id, name: clean },
+      details: { keyId: issued.id, name: clean },
     });
     await queueEmail(tx, {
       email: owner.email,
       kind: 'API_KEY_CHANGED',
       subject: `New API key "${clean}"`,
-      body: `A new API key named "${clean}", ending in ${last4}, was added to your account. It shares your plan's limits with your other keys. If you did not do this, revoke it on the API keys page and change your password.`,
+      body: `A new API key named "${clean}", ending in ${issued.last4}, was added to your account. It shares your plan's limits with your other keys. If you did not do this, revoke it on the API keys page and change your password.`,
       link: API_KEYS_PAGE,
     });
-    return { id: row.id, key, last4, createdAt: row.createdAt };
+    return issued;
   });
 }
 

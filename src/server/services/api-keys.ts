@@ -60,6 +60,33 @@ export function createApiKey(
   return rollApiKey(db, userId, { ...options, graceMs: 0 }).then((rolled) => rolled?.issued ?? null);
 }
 
+/**
+ * Stores a new key for the account (its keyed hash, its ciphertext and its last four characters,
+ * never the key) and hands the key back once.
+ */
+export async function insertApiKey(
+  db: Db,
+  userId: string,
+  secret: string,
+  fields: { name: string; primary: boolean },
+): Promise<IssuedApiKey> {
+  const key = newApiKey();
+  const last4 = key.slice(-4);
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      userId,
+      keyHash: hmacHex(secret, key),
+      keyCiphertext: encrypt(secret, key),
+      last4,
+      name: fields.name,
+      primary: fields.primary,
+    })
+    .returning({ id: apiKeys.id, createdAt: apiKeys.createdAt });
+  if (!row) throw new Error('API key insert returned no row');
+  return { id: row.id, key, last4, createdAt: row.createdAt };
+}
+
 /** A primary key replaced: the new key, and when the old one stops working (null: it had none). */
 export interface RolledApiKey {
   issued: IssuedApiKey;
@@ -92,22 +119,13 @@ export function rollApiKey(
         expiresAt: apiKeys.expiresAt,
         revokedAt: apiKeys.revokedAt,
       });
-    const key = newApiKey();
-    const last4 = key.slice(-4);
-    const [row] = await tx
-      .insert(apiKeys)
-      .values({
-        userId,
-        keyHash: hmacHex(secret, key),
-        keyCiphertext: encrypt(secret, key),
-        last4,
-        name: options.name ?? replaced?.name ?? 'Default key',
-      })
-      .returning({ id: apiKeys.id, createdAt: apiKeys.createdAt });
-    if (!row) throw new Error('API key insert returned no row');
+    const issued = await insertApiKey(tx, userId, secret, {
+      name: options.name ?? replaced?.name ?? 'Default key',
+      primary: true,
+    });
     const stops = replaced === undefined ? null : (replaced.expiresAt ?? replaced.revokedAt);
     return {
-      issued: { id: row.id, key, last4, createdAt: row.createdAt },
+      issued,
       previous: replaced === undefined || stops === null ? null : { id: replaced.id, expiresAt: stops },
     };
   });

@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { RequestLogPage } from '../../lib/account-keys.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, apiRequests, users } from '../db/schema.ts';
 import { redactSecrets } from '../auth/tokens.ts';
@@ -161,21 +162,6 @@ export interface RequestLogFilter {
   limit?: number | undefined;
 }
 
-/** One logged request as the page shows it. */
-export interface RequestLogEntry {
-  id: number;
-  at: string;
-  keyId: string | null;
-  /** The key's name, or null when the key was deleted. */
-  keyName: string | null;
-  keyLast4: string | null;
-  endpoint: string;
-  params: string;
-  status: number;
-  latencyMs: number;
-  bytes: number;
-}
-
 /** The default and the largest page. */
 export const REQUEST_LOG_PAGE = 50;
 export const REQUEST_LOG_MAX_PAGE = 200;
@@ -194,7 +180,7 @@ export async function listRequestLog(
   db: Db,
   userId: string,
   filter: RequestLogFilter,
-): Promise<{ entries: RequestLogEntry[]; nextBefore: string | null }> {
+): Promise<Omit<RequestLogPage, 'endpoints'>> {
   const limit = Math.min(Math.max(filter.limit ?? REQUEST_LOG_PAGE, 1), REQUEST_LOG_MAX_PAGE);
   const conditions: (SQL | undefined)[] = [eq(apiRequests.userId, userId)];
   if (filter.status !== undefined) conditions.push(statusCondition(filter.status));

@@ -1,0 +1,51 @@
+/**
+ * What the accounts API answers about an account's keys and requests, as the dashboard's pages read
+ * them: written once here, for the server that builds the answers and the browser that shows them.
+ */
+
+/** One key as its owner sees it (GET /api/portal/user/api-keys). */
+export interface AccountKey {
+  id: string;
+  name: string;
+  primary: boolean;
+  /** The whole key, for the owner's reveal and copy. */
+  key: string;
+  last4: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** When a replaced key stops working; null for a key without an end. */
+  expiresAt: string | null;
+  callsToday: number;
+}
+
+/** The account's keys and how many more it may add. */
+export interface AccountKeys {
+  keys: AccountKey[];
+  additionalAllowed: number;
+  additionalUsed: number;
+}
+
+/** One logged data API request (GET /api/portal/user/request-log). */
+export interface RequestLogEntry {
+  id: number;
+  at: string;
+  keyId: string | null;
+  /** The key's name, or null when the key was deleted. */
+  keyName: string | null;
+  keyLast4: string | null;
+  endpoint: string;
+  /** The query as sent, without the key. */
+  params: string;
+  status: number;
+  latencyMs: number;
+  bytes: number;
+}
+
+/** A page of the request log. */
+export interface RequestLogPage {
+  entries: RequestLogEntry[];
+  /** The cursor of the next, older page; null at the end. */
+  nextBefore: string | null;
+  /** Every endpoint the account has called in the log's window, for the filter. */
+  endpoints: string[];
+}
