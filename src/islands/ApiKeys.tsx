@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, type ReactNode, type SyntheticEvent } from 'react';
 import { formatDate, formatDateTime, formatNumber } from '../lib/format.ts';
-import type { AccountKey } from '../lib/account-keys.ts';
+import type { AccountKey } from '../lib/dashboard-data.ts';
 import { AUTH_LINKS } from '../lib/routes.ts';
 import {
   $apiKeys,

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, type ReactNode } from 'react';
 import { formatDate, formatDateTime, formatNumber } from '../lib/format.ts';
-import type { RequestLogEntry } from '../lib/account-keys.ts';
+import type { RequestLogEntry } from '../lib/dashboard-data.ts';
 import { formatBytes } from '../lib/playground.ts';
 import {
   $openRequest,

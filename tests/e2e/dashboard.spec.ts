@@ -3,6 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import {
   AUTH_EMULATOR_URL,
   createAccount,
+  DATA_API_URL,
   openPage,
   signInThroughApi,
   updateIdentity,
@@ -333,5 +334,39 @@ test.describe('API usage on the dashboard', () => {
     expect(
       results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     ).toEqual([]);
+  });
+
+  test('a developer asks to be alerted at 10% of the daily calls, crosses it, and gets the banner and one email', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(60_000);
+    const account = await createAccount(request, { verified: true });
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    await openPage(page, DASHBOARD);
+
+    const alerts = page.getByRole('region', { name: 'Usage alerts' });
+    await alerts.getByRole('checkbox', { name: '10% (25 calls)' }).check();
+    await alerts.getByRole('button', { name: 'Save alerts' }).click();
+    await expect(alerts.getByRole('status')).toHaveText('Saved: you are emailed at 10% of your daily calls.');
+
+    const key = await apiKeyOf(page);
+    for (let call = 0; call < 25; call += 1) {
+      const answer = await request.get(`${DATA_API_URL}/stable/quote?symbol=MSFT&apikey=${key}`);
+      expect(answer.status()).toBe(200);
+    }
+    // The meter writes every few seconds and the alert follows its write.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByRole('complementary', { name: 'Usage alert' })).toContainText(
+        'You have used 25 of your 250 calls today (10% alert).',
+        { timeout: 1_000 },
+      );
+    }).toPass({ timeout: 20_000, intervals: [1_000] });
+
+    await openPage(page, '/dev/mailbox');
+    await page.getByLabel('Filter by address').fill(account.email);
+    await expect(page.getByText("You have used 10% of today's API calls")).toHaveCount(1);
   });
 });

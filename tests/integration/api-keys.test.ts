@@ -5,7 +5,7 @@ import { hmacHex, encrypt, serverSecret } from '../../src/server/auth/crypto.ts'
 import { MISTYPED_KEY_MESSAGE, REVOKED_KEY_MESSAGE } from '../../src/server/data-api/access.ts';
 import { apiKeys, auditLog, outboxEmails, users } from '../../src/server/db/schema.ts';
 import { apiKeyRoutes } from '../../src/server/routes/api-keys.ts';
-import type { AccountKeys } from '../../src/lib/account-keys.ts';
+import type { AccountKeys } from '../../src/lib/dashboard-data.ts';
 import { API_KEY_PREFIX } from '../../src/server/services/key-format.ts';
 import { accessTokenFor, accountsAppOn } from './accounts-app.ts';
 import { freeLimits, openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';

@@ -9,7 +9,7 @@ import {
   REQUEST_LOG_PER_ACCOUNT,
   trimRequestLog,
 } from '../../src/server/services/request-log.ts';
-import type { RequestLogPage } from '../../src/lib/account-keys.ts';
+import type { RequestLogPage } from '../../src/lib/dashboard-data.ts';
 import { accessTokenFor, accountsAppOn } from './accounts-app.ts';
 import { openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 

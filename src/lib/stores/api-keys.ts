@@ -1,5 +1,5 @@
 import { atom, computed, map } from 'nanostores';
-import type { AccountKey, AccountKeys } from '../account-keys.ts';
+import type { AccountKey, AccountKeys } from '../dashboard-data.ts';
 import { ApiError, portal } from '../http.ts';
 import { $signedIn } from './auth.ts';
 import { maskApiKey } from './dashboard.ts';

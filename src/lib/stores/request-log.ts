@@ -1,6 +1,6 @@
 import { computed, map } from 'nanostores';
 import { DATA_API_URL } from '../endpoints.ts';
-import type { RequestLogEntry, RequestLogPage } from '../account-keys.ts';
+import type { RequestLogEntry, RequestLogPage } from '../dashboard-data.ts';
 import { ApiError, portal } from '../http.ts';
 import { KEY_PLACEHOLDER } from '../docs/key-placeholder.ts';
 import { maskKey } from '../playground.ts';

@@ -22,6 +22,7 @@ import { devMailboxRoutes } from '../routes/dev-mailbox.ts';
 import { apiUsageRoutes } from '../routes/api-usage.ts';
 import { apiKeyRoutes } from '../routes/api-keys.ts';
 import { requestLogRoutes } from '../routes/request-log.ts';
+import { usageAlertRoutes } from '../routes/usage-alerts.ts';
 import { emailVerificationRoutes } from '../routes/email-verification.ts';
 import { portalAuthRoutes } from '../routes/portal-auth.ts';
 import { portalRoutes } from '../routes/portal.ts';
@@ -51,6 +52,7 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', apiUsageRoutes)
   .route('/portal', apiKeyRoutes)
   .route('/portal', requestLogRoutes)
+  .route('/portal', usageAlertRoutes)
   .route('/portal', portalBillingRoutes(deliverToWebhook))
   .route('/billing', billingWebhookRoutes)
   .route('/billing', testCheckoutRoutes(deliverToWebhook))

@@ -421,6 +421,30 @@ export const apiRequests = pgTable(
   (t) => [index('api_requests_user_at_idx').on(t.userId, t.at), index('api_requests_at_idx').on(t.at)],
 );
 
+/** The usage alerts an owner chose: percentages of the plan's daily calls that send an email when reached. */
+export const usageAlerts = pgTable('usage_alerts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  thresholds: integer('thresholds').array().notNull().default(sql`'{}'::integer[]`),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** The usage alerts sent: one row per account, UTC day and threshold, so each is mailed once a day. */
+export const usageAlertsSent = pgTable(
+  'usage_alerts_sent',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    threshold: integer('threshold').notNull(),
+    calls: integer('calls').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.threshold] })],
+);
+
 /** Calls and bytes per key, endpoint and UTC day, added up in batches by the data API. */
 export const apiUsage = pgTable(
   'api_usage',

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { isoDay } from '../../lib/iso-date.ts';
-import type { AccountKey, AccountKeys } from '../../lib/account-keys.ts';
+import type { AccountKey, AccountKeys } from '../../lib/dashboard-data.ts';
 import { API_KEYS_PAGE } from '../../lib/routes.ts';
 import { decrypt, serverSecret } from '../auth/crypto.ts';
 import type { Db } from '../db/client.ts';

@@ -3,6 +3,7 @@ import { DAY_MS, isoDay, shiftIsoDays } from '../../lib/iso-date.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, apiUsage } from '../db/schema.ts';
 import { redactSecrets } from '../auth/tokens.ts';
+import { sendReachedAlerts } from './usage-alerts.ts';
 
 /** One endpoint's use on one UTC day. */
 export interface UsageRow {
@@ -124,6 +125,7 @@ export class UsageMeter {
           .where(inArray(apiKeys.id, [...new Set(batch.map((entry) => entry.apiKeyId))]));
       });
       this.warned = false;
+      await this.alert(db, batch);
     } catch (error) {
       // Keys deleted meanwhile fail the whole batch on the foreign key: drop only their rows.
       const dropped = await this.dropDeletedKeys(batch).catch(() => batch);
@@ -136,6 +138,19 @@ export class UsageMeter {
           ),
         );
       }
+    }
+  }
+
+  /** Sends the usage alerts the batch's accounts reached; a failure is logged, the usage stays written. */
+  private async alert(db: Db, batch: readonly Pending[]): Promise<void> {
+    try {
+      await sendReachedAlerts(db, [...new Set(batch.map((entry) => entry.apiKeyId))], new Date(this.now()));
+    } catch (error) {
+      this.warn(
+        redactSecrets(
+          `usage alerts: could not check ${String(batch.length)} rows (${error instanceof Error ? error.message : String(error)})`,
+        ),
+      );
     }
   }
 

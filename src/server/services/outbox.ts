@@ -10,6 +10,7 @@ export const OUTBOX_KINDS = [
   'BILLING_CANCELED',
   'BILLING_ENDED',
   'API_KEY_CHANGED',
+  'USAGE_ALERT',
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { RequestLogPage } from '../../lib/account-keys.ts';
+import type { RequestLogPage } from '../../lib/dashboard-data.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, apiRequests, users } from '../db/schema.ts';
 import { redactSecrets } from '../auth/tokens.ts';

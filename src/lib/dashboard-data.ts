@@ -1,5 +1,5 @@
 /**
- * What the accounts API answers about an account's keys and requests, as the dashboard's pages read
+ * What the accounts API answers about an account's keys, requests and usage alerts, as the dashboard's pages read
  * them: written once here, for the server that builds the answers and the browser that shows them.
  */
 
@@ -48,4 +48,20 @@ export interface RequestLogPage {
   nextBefore: string | null;
   /** Every endpoint the account has called in the log's window, for the filter. */
   endpoints: string[];
+}
+
+/** The percentages of the daily calls an owner may be alerted at. */
+export const USAGE_ALERT_CHOICES = [10, 25, 50, 80, 90, 100] as const;
+
+/** The account's usage alerts and today's standing (GET /api/portal/user/usage-alerts). */
+export interface UsageAlertsState {
+  /** The percentages chosen, ascending. */
+  thresholds: number[];
+  /** The percentages on offer. */
+  choices: number[];
+  /** The plan's calls a day; null when the plan has no daily limit (alerts then never fire). */
+  perDay: number | null;
+  callsToday: number;
+  /** The chosen percentages reached today (each mailed once). */
+  reachedToday: number[];
 }
