@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH } from '../playwright.config.ts';
@@ -53,12 +53,40 @@ mkdirSync('test-results', { recursive: true });
 const syncOk = run('generate Astro types (astro sync)', bin('astro'), ['sync']);
 steps.push({ name: 'astro sync', ok: syncOk, passed: 0, failed: syncOk ? 0 : 1 });
 
-const lintOk =
-  run('lint (eslint)', bin('eslint'), ['--max-warnings', '0', '.']) &&
-  run('format (prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
-steps.push({ name: 'lint', ok: lintOk, passed: lintOk ? 1 : 0, failed: lintOk ? 0 : 1 });
+/**
+ * Runs commands side by side (the machine has two cores; lint and typecheck each keep one busy), their
+ * output held back and printed whole as each finishes, so the log reads as if they ran in turn.
+ */
+function runTogether(
+  commands: readonly { name: string; command: string; args: string[] }[],
+): Promise<boolean[]> {
+  return Promise.all(
+    commands.map(
+      ({ name, command, args }) =>
+        new Promise<boolean>((resolve) => {
+          const output: Buffer[] = [];
+          const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+          child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+          child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+          child.on('error', (error) => {
+            output.push(Buffer.from(`${error.message}\n`));
+          });
+          child.on('close', (code) => {
+            console.log(`\n▶ ${name}`);
+            process.stdout.write(Buffer.concat(output));
+            resolve(code === 0);
+          });
+        }),
+    ),
+  );
+}
 
-const typesOk = run('typecheck (astro check)', bin('astro'), ['check', '--minimumSeverity', 'warning']);
+const [eslintOk = false, typesOk = false] = await runTogether([
+  { name: 'lint (eslint)', command: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+  { name: 'typecheck (astro check)', command: bin('astro'), args: ['check', '--minimumSeverity', 'warning'] },
+]);
+const lintOk = eslintOk && run('format (prettier)', bin('prettier'), ['--check', '--log-level', 'warn', '.']);
+steps.push({ name: 'lint', ok: lintOk, passed: lintOk ? 1 : 0, failed: lintOk ? 0 : 1 });
 steps.push({ name: 'typecheck', ok: typesOk, passed: typesOk ? 1 : 0, failed: typesOk ? 0 : 1 });
 
 const vitestOk = run('unit and integration tests (vitest)', bin('vitest'), [
