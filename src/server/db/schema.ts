@@ -426,7 +426,10 @@ export const usageAlerts = pgTable('usage_alerts', {
   userId: uuid('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
-  thresholds: integer('thresholds').array().notNull().default(sql`'{}'::integer[]`),
+  thresholds: integer('thresholds')
+    .array()
+    .notNull()
+    .default(sql`'{}'::integer[]`),
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
