@@ -7,6 +7,7 @@ import { requestLogRoutes } from '../../src/server/routes/request-log.ts';
 import {
   REQUEST_LOG_DAYS,
   REQUEST_LOG_PER_ACCOUNT,
+  REQUEST_LOG_PER_ACCOUNT_PER_WRITE,
   trimRequestLog,
 } from '../../src/server/services/request-log.ts';
 import type { RequestLogPage } from '../../src/lib/dashboard-data.ts';
@@ -160,5 +161,20 @@ describe('the request log', () => {
       .orderBy(apiRequests.at)
       .limit(1);
     expect(oldest[0]?.params).toBe('symbol=N6');
+  });
+
+  it('keeps at most a bounded number of one account’s requests per write, so a flood costs the database little', async () => {
+    const me = await owner('commercialEnterprise');
+    for (let call = 0; call < REQUEST_LOG_PER_ACCOUNT_PER_WRITE + 20; call += 1) {
+      await h.request('/stable/quote', { symbol: 'AAPL', apikey: me.key });
+    }
+    await h.api.pipeline.requestLog.flush();
+    await h.request('/stable/quote', { symbol: 'MSFT', apikey: me.key });
+    await h.api.pipeline.requestLog.flush();
+    const [kept] = await h.db
+      .select({ n: count() })
+      .from(apiRequests)
+      .where(eq(apiRequests.userId, me.userId));
+    expect(kept?.n).toBe(REQUEST_LOG_PER_ACCOUNT_PER_WRITE + 1);
   });
 });

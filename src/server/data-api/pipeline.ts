@@ -453,7 +453,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     started: number,
     outcome: DataOutcome,
   ): DataOutcome => {
-    if (caller.kind === 'key') {
+    if (caller.kind === 'key' && requestLog.accepts(caller.userId)) {
       requestLog.record({
         userId: caller.userId,
         apiKeyId: caller.keyId,

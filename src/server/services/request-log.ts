@@ -20,6 +20,13 @@ export const REQUEST_LOG_PER_ACCOUNT = 10_000;
 export const REQUEST_LOG_FLUSH_INTERVAL_MS = 2_000;
 /** The most entries held in memory between writes (a flood or an outage drops the oldest beyond it). */
 const MAX_PENDING = 20_000;
+/**
+ * The most requests of one account kept per write (50 a second at the default interval). Writing
+ * every call of an account sending thousands a second would cost the embedded database more than
+ * answering them; beyond this rate the log keeps the first of each interval and the usage counts
+ * every call.
+ */
+export const REQUEST_LOG_PER_ACCOUNT_PER_WRITE = 100;
 /** Parameters longer than this are cut (a list of a hundred tickers stays whole). */
 const MAX_PARAMS_LENGTH = 2_000;
 /** How often, at most, a process trims old rows. */
@@ -49,6 +56,8 @@ export interface RequestLogOptions {
 /** Collects logged calls and writes them in one statement every few seconds. */
 export class RequestLog {
   private pending: LoggedRequest[] = [];
+  /** Entries kept per account since the last write. */
+  private perAccount = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private readonly database: () => Promise<Db>;
@@ -66,7 +75,15 @@ export class RequestLog {
   }
 
   /** Keeps one call for the next write; starts the timer on first use. */
+  /** Whether an entry of this account would be kept now; checked before one is built. */
+  accepts(userId: string): boolean {
+    return (this.perAccount.get(userId) ?? 0) < REQUEST_LOG_PER_ACCOUNT_PER_WRITE;
+  }
+
   record(entry: LoggedRequest): void {
+    const kept = this.perAccount.get(entry.userId) ?? 0;
+    if (kept >= REQUEST_LOG_PER_ACCOUNT_PER_WRITE) return;
+    this.perAccount.set(entry.userId, kept + 1);
     if (entry.params.length > MAX_PARAMS_LENGTH)
       entry.params = `${entry.params.slice(0, MAX_PARAMS_LENGTH)}…`;
     this.pending.push(entry);
@@ -89,6 +106,7 @@ export class RequestLog {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
+    this.perAccount = new Map();
     try {
       const db = await this.database();
       // A key deleted meanwhile would fail the batch on its foreign key; such rows keep no key.
