@@ -252,7 +252,7 @@ async function signInThroughSite(port: number, siteUrl: string, account: Account
       await form.getByLabel('Password').fill(account.password);
       await form.getByRole('button', { name: 'Sign In', exact: true }).click();
       await page.waitForURL((url) => url.pathname === SIGN_IN_LANDING);
-      await page.getByRole('heading', { level: 1, name: `Welcome back, ${account.username}` }).waitFor();
+      await page.getByRole('heading', { level: 1, name: `Welcome, ${account.username}` }).waitFor();
     } finally {
       await page.close();
     }
