@@ -65,3 +65,33 @@ export interface UsageAlertsState {
   /** The chosen percentages reached today (each mailed once). */
   reachedToday: number[];
 }
+
+/** One sign-in of the account (a browser or app that holds a session), as the settings page lists it. */
+export interface AccountSession {
+  /** The sign-in's id (its session family), for ending it. */
+  id: string;
+  /** Whether this is the sign-in the list was asked from. */
+  current: boolean;
+  signedInAt: string;
+  lastActiveAt: string;
+  /** The browser's own description (user agent), '' when it sent none. */
+  userAgent: string;
+  ip: string;
+}
+
+/** The sign-in methods of an account as the identity provider records them. */
+export type SignInMethod = 'password' | 'google.com';
+
+/** What the settings page shows (GET /api/portal/user/account). */
+export interface AccountSettings {
+  username: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  emailVerified: boolean;
+  createdAt: string;
+  planCode: string;
+  /** Null when the identity provider could not be asked just now. */
+  signInMethods: SignInMethod[] | null;
+  sessions: AccountSession[];
+}

@@ -53,3 +53,25 @@ export function fieldErrorsOf<F extends string>(
   }
   return errors;
 }
+
+/** The longest username an owner may choose (names made from an address are shorter still). */
+export const CHOSEN_USERNAME_MAX_LENGTH = 30;
+/** Letters, digits, dots, dashes and underscores, starting with a letter or digit: never an '@'. */
+export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/i;
+export const USERNAME_RULE_MESSAGE = `A username is 1 to ${CHOSEN_USERNAME_MAX_LENGTH} letters, digits, dots, dashes or underscores, starting with a letter or digit.`;
+
+/**
+ * What is wrong with a username an owner chose, or undefined when it may be used. The same rule on
+ * the settings form and the server, so the form never promises a name the server refuses.
+ */
+export function usernameProblem(name: string): string | undefined {
+  const trimmed = name.trim();
+  if (
+    trimmed.length === 0 ||
+    trimmed.length > CHOSEN_USERNAME_MAX_LENGTH ||
+    !USERNAME_PATTERN.test(trimmed)
+  ) {
+    return USERNAME_RULE_MESSAGE;
+  }
+  return undefined;
+}

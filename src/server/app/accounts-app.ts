@@ -20,6 +20,7 @@ import { playgroundRoutes } from '../routes/playground.ts';
 import { createMarketHistoryRoutes } from '../routes/market-history.ts';
 import { devMailboxRoutes } from '../routes/dev-mailbox.ts';
 import { apiUsageRoutes } from '../routes/api-usage.ts';
+import { accountSettingsRoutes } from '../routes/account-settings.ts';
 import { apiKeyRoutes } from '../routes/api-keys.ts';
 import { requestLogRoutes } from '../routes/request-log.ts';
 import { usageAlertRoutes } from '../routes/usage-alerts.ts';
@@ -51,6 +52,7 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', accountActionRoutes)
   .route('/portal', apiUsageRoutes)
   .route('/portal', apiKeyRoutes)
+  .route('/portal', accountSettingsRoutes)
   .route('/portal', requestLogRoutes)
   .route('/portal', usageAlertRoutes)
   .route('/portal', portalBillingRoutes(deliverToWebhook))

@@ -360,14 +360,12 @@ function verificationFailure(status: number, body: Record<string, unknown>): Ver
 }
 
 /**
- * Has the identity provider mail the account a link that confirms its address, the step that
- * makes its API key work. The provider only sends that mail on behalf of the signed-in user, so
- * the server signs in as the account first: a custom token, exchanged for an ID token, then
- * `sendOobCode` with VERIFY_EMAIL. Every step answers within {@link IDENTITY_TIMEOUT_MS}.
+ * An ID token of the account, for the provider's end-user methods that only act for the signed-in
+ * user (sending its emails): a custom token minted here, exchanged at the provider.
  */
-export async function sendVerificationEmail(
+async function signInAs(
   uid: string,
-): Promise<{ ok: true } | { ok: false; code: VerificationEmailFailureCode }> {
+): Promise<{ ok: true; idToken: string } | { ok: false; code: VerificationEmailFailureCode }> {
   const minted = await createCustomToken(uid);
   if (!minted.ok) return { ok: false, code: minted.code === 'not-found' ? 'not-found' : 'unavailable' };
   const signedIn = await callIdentityToolkit('signInWithCustomToken', {
@@ -379,7 +377,86 @@ export async function sendVerificationEmail(
   if (signedIn.status !== 200 || typeof idToken !== 'string') {
     return { ok: false, code: verificationFailure(signedIn.status, signedIn.body) };
   }
-  const sent = await callIdentityToolkit('sendOobCode', { requestType: 'VERIFY_EMAIL', idToken });
+  return { ok: true, idToken };
+}
+
+/** Why an email change could not be started. */
+export type EmailChangeFailureCode = VerificationEmailFailureCode | 'email-exists';
+
+/**
+ * Has the provider mail `newEmail` a link that moves the account to it. The address changes only
+ * when the link is followed, so a typo never locks the owner out and nobody can take over an
+ * address they cannot read.
+ */
+export async function sendEmailChangeLink(
+  uid: string,
+  newEmail: string,
+): Promise<{ ok: true } | { ok: false; code: EmailChangeFailureCode }> {
+  const signedIn = await signInAs(uid);
+  if (!signedIn.ok) return signedIn;
+  const sent = await callIdentityToolkit('sendOobCode', {
+    requestType: 'VERIFY_AND_CHANGE_EMAIL',
+    idToken: signedIn.idToken,
+    newEmail,
+  });
+  if (sent === undefined) return { ok: false, code: 'unavailable' };
+  if (sent.status === 200) return { ok: true };
+  if (toolkitErrorCode(sent.body) === 'EMAIL_EXISTS') return { ok: false, code: 'email-exists' };
+  return { ok: false, code: verificationFailure(sent.status, sent.body) };
+}
+
+/**
+ * Sets a new password at the provider (the caller has checked the current one). The provider ends
+ * its own tokens of the account; this site's sessions are the caller's part.
+ */
+export async function setIdentityPassword(uid: string, password: string): Promise<AccountResult<object>> {
+  try {
+    await withTimeout(adminAuth().updateUser(uid, { password }));
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, code: accountFailureCode(error) };
+  }
+}
+
+/** Removes a linked sign-in method (such as 'google.com') from the account at the provider. */
+export async function unlinkIdentityProvider(
+  uid: string,
+  providerId: string,
+): Promise<AccountResult<object>> {
+  try {
+    await withTimeout(adminAuth().updateUser(uid, { providersToUnlink: [providerId] }));
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, code: accountFailureCode(error) };
+  }
+}
+
+/** Deletes the account's identity at the provider; one that is already gone counts as deleted. */
+export async function deleteIdentityUser(uid: string): Promise<AccountResult<object>> {
+  try {
+    await withTimeout(adminAuth().deleteUser(uid));
+    return { ok: true };
+  } catch (error) {
+    const code = accountFailureCode(error);
+    return code === 'not-found' ? { ok: true } : { ok: false, code };
+  }
+}
+
+/**
+ * Has the identity provider mail the account a link that confirms its address, the step that
+ * makes its API key work. The provider only sends that mail on behalf of the signed-in user, so
+ * the server signs in as the account first: a custom token, exchanged for an ID token, then
+ * `sendOobCode` with VERIFY_EMAIL. Every step answers within {@link IDENTITY_TIMEOUT_MS}.
+ */
+export async function sendVerificationEmail(
+  uid: string,
+): Promise<{ ok: true } | { ok: false; code: VerificationEmailFailureCode }> {
+  const signedIn = await signInAs(uid);
+  if (!signedIn.ok) return signedIn;
+  const sent = await callIdentityToolkit('sendOobCode', {
+    requestType: 'VERIFY_EMAIL',
+    idToken: signedIn.idToken,
+  });
   if (sent === undefined) return { ok: false, code: 'unavailable' };
   if (sent.status !== 200) return { ok: false, code: verificationFailure(sent.status, sent.body) };
   return { ok: true };
@@ -474,4 +551,18 @@ export async function applyEmailVerification(
     email,
     emailVerified: emailVerified === true,
   };
+}
+
+/**
+ * Moves an account to the address of an email-change link (the code is used up): answers the
+ * account's provider id and its new, now confirmed, address.
+ */
+export async function applyEmailChange(
+  oobCode: string,
+): Promise<ActionCodeResult<{ uid: string | undefined; email: string }>> {
+  const applied = await useActionCode('update', { oobCode });
+  if (!applied.ok) return applied;
+  const { localId, email } = applied.body;
+  if (typeof email !== 'string') return { ok: false, code: 'unavailable' };
+  return { ok: true, uid: typeof localId === 'string' && localId !== '' ? localId : undefined, email };
 }

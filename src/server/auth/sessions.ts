@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
 import { serverSecret } from './crypto.ts';
@@ -293,6 +293,36 @@ export async function revokeUserSessions(db: Db, userId: string, now: Date = new
     revoked.map((row) => row.id),
   );
   return revoked.length;
+}
+
+/**
+ * Ends sign-ins of one account chosen by family: `only` that one, or all `except` that one (the
+ * settings page's "sign out" and "sign out other sessions"). Answers the families it ended; the
+ * cached answers about their sessions are dropped, so their access tokens stop here at once.
+ */
+export async function revokeUserFamilies(
+  db: Db,
+  userId: string,
+  choice: { only: string } | { except: string | undefined },
+  now: Date = new Date(),
+): Promise<string[]> {
+  if (!UUID_PATTERN.test(userId)) return [];
+  const family =
+    'only' in choice
+      ? eq(sessions.familyId, choice.only)
+      : choice.except === undefined
+        ? undefined
+        : ne(sessions.familyId, choice.except);
+  const revoked = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), family))
+    .returning({ id: sessions.id, familyId: sessions.familyId });
+  forgetSessions(
+    db,
+    revoked.map((row) => row.id),
+  );
+  return [...new Set(revoked.map((row) => row.familyId))];
 }
 
 /**

@@ -44,6 +44,15 @@ export const AUDIT_ACTIONS = [
   'api_key_roll',
   'api_key_revoke',
   'device_authorize',
+  'profile_update',
+  'email_change_request',
+  'email_change',
+  'password_change',
+  'sign_in_method_link',
+  'sign_in_method_unlink',
+  'sessions_end',
+  'data_export',
+  'account_delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -11,6 +11,8 @@ export const OUTBOX_KINDS = [
   'BILLING_ENDED',
   'API_KEY_CHANGED',
   'USAGE_ALERT',
+  'ACCOUNT_CHANGED',
+  'ACCOUNT_DELETED',
 ] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 

@@ -1,3 +1,4 @@
+import { CHOSEN_USERNAME_MAX_LENGTH, USERNAME_PATTERN, USERNAME_RULE_MESSAGE } from '../../lib/form-rules.ts';
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pricePlans, sessions, users, type User, type UserRole } from '../db/schema.ts';
@@ -33,8 +34,7 @@ export class UnknownPlanError extends Error {
   }
 }
 
-const USERNAME_MAX = 30;
-const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/i;
+const USERNAME_MAX = CHOSEN_USERNAME_MAX_LENGTH;
 const CREATE_ATTEMPTS = 5;
 
 /** Sign-in accepts either; an '@' can only be an email, because usernames never contain one. */
@@ -105,9 +105,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<User> 
   const email = input.email.trim();
   const chosen = input.username?.trim();
   if (chosen !== undefined && (!USERNAME_PATTERN.test(chosen) || chosen.length > USERNAME_MAX)) {
-    throw new RangeError(
-      `username must be 1 to ${USERNAME_MAX} letters, digits, dots, dashes or underscores, starting with a letter or digit`,
-    );
+    throw new RangeError(USERNAME_RULE_MESSAGE);
   }
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt += 1) {
     const username = chosen ?? (await freeUsername(db, usernameBase(email)));

@@ -1,0 +1,2 @@
+ALTER TABLE "audit_log" DROP CONSTRAINT "audit_log_action_check";--> statement-breakpoint
+ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_action_check" CHECK (action in ('impersonate', 'block', 'unblock', 'role_change', 'plan_change', 'api_key_create', 'api_key_roll', 'api_key_revoke', 'device_authorize', 'profile_update', 'email_change_request', 'email_change', 'password_change', 'sign_in_method_link', 'sign_in_method_unlink', 'sessions_end', 'data_export', 'account_delete'));
