@@ -3,7 +3,7 @@ import { navigate } from 'astro:transitions/client';
 import { useEffect, useId, type ReactNode, type SubmitEvent } from 'react';
 import { MIN_PASSWORD_LENGTH } from '../lib/form-rules.ts';
 import { SUPPORT_EMAIL } from '../lib/messages.ts';
-import { AUTH_LINKS } from '../lib/routes.ts';
+import { AUTH_LINKS, SETTINGS_PAGE } from '../lib/routes.ts';
 import {
   $accountAction,
   resetAccountAction,
@@ -25,6 +25,8 @@ function heading({ step, mode }: AccountActionState): string {
   }
   if (mode === 'verifyEmail')
     return step === 'verified' ? 'Email address verified' : 'Verify your email address';
+  if (mode === 'verifyAndChangeEmail')
+    return step === 'verified' ? 'Email address changed' : 'Change your email address';
   return 'This link cannot be opened';
 }
 
@@ -89,6 +91,15 @@ function NextSteps({ state, signedIn }: { state: AccountActionState; signedIn: b
       <div className="auth-form__actions">
         <a className="btn btn-primary" href={`mailto:${SUPPORT_EMAIL}`}>
           Contact support
+        </a>
+      </div>
+    );
+  }
+  if (mode === 'verifyAndChangeEmail') {
+    return (
+      <div className="auth-form__actions">
+        <a className="btn btn-primary" href={signedIn ? SETTINGS_PAGE : AUTH_LINKS.signIn}>
+          {signedIn ? 'Ask again from your settings' : 'Sign in to ask again'}
         </a>
       </div>
     );

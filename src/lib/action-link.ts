@@ -7,7 +7,7 @@ import { AUTH_LINKS } from './routes.ts';
  */
 
 /** The provider's `mode` values of the links the page completes. */
-export const ACTION_MODES = ['resetPassword', 'verifyEmail'] as const;
+export const ACTION_MODES = ['resetPassword', 'verifyEmail', 'verifyAndChangeEmail'] as const;
 export type ActionMode = (typeof ACTION_MODES)[number];
 
 /** Shown, and answered by the server, when a link arrives without its one-time code. */

@@ -172,6 +172,9 @@ export const PROTECTED_ROUTES: readonly string[] = [
 /** The dashboard's API keys page, where keys are revealed, replaced and added. */
 export const API_KEYS_PAGE = '/developer/docs/api-keys';
 
+/** The dashboard's settings page: profile, address, password, sign-ins, export and deletion. */
+export const SETTINGS_PAGE = '/developer/docs/settings';
+
 /** The dashboard's own navigation (its layout, desktop and phone), in order. */
 export const DASHBOARD_NAV: readonly NavLink[] = [
   { href: '/developer/docs/dashboard', label: 'Overview' },
@@ -179,6 +182,7 @@ export const DASHBOARD_NAV: readonly NavLink[] = [
   { href: '/developer/docs/request-log', label: 'Request log' },
   { href: '/developer/docs/quickstart', label: 'Quickstart' },
   { href: '/developer/docs/invoices', label: 'Invoices' },
+  { href: SETTINGS_PAGE, label: 'Settings' },
 ];
 
 /**

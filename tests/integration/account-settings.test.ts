@@ -20,8 +20,8 @@ import {
   WRONG_PASSWORD_MESSAGE,
 } from '../../src/server/routes/account-settings.ts';
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
+import { DELETE_CONFIRMATION_MESSAGE } from '../../src/lib/messages.ts';
 import {
-  DELETE_CONFIRMATION_MESSAGE,
   DELETE_WITH_SUBSCRIPTION_MESSAGE,
   USERNAME_TAKEN_MESSAGE,
 } from '../../src/server/services/account-settings.ts';

@@ -15,6 +15,12 @@ export const PASSWORD_CHANGED_MESSAGE = 'Your password has been changed.';
 export const OPENING_MESSAGE = 'Opening your link…';
 export const CHECKING_MESSAGE = 'Checking your link…';
 export const VERIFYING_MESSAGE = 'Verifying your email address…';
+export const CHANGING_ADDRESS_MESSAGE = 'Moving your account to its new address…';
+
+/** Said once an address change link moved the account, naming the address it now uses. */
+export function addressChangedMessage(email: string): string {
+  return `Your account now uses ${email}. Sign in with it from now on; your old address no longer works.`;
+}
 export const SAVING_MESSAGE = 'Saving your new password…';
 export const SIGNING_IN_MESSAGE = `${PASSWORD_CHANGED_MESSAGE} Signing you in…`;
 
@@ -177,20 +183,21 @@ async function checkResetCode(oobCode: string): Promise<void> {
 
 /**
  * Confirms the address with the server, which applies the code at the identity provider and marks
- * the account verified at once, so its API key works whether or not anyone is signed in here. A
- * signed-in browser then checks its session again, so the header and dashboard show it too.
+ * the account verified at once, so its API key works whether or not anyone is signed in here. An
+ * address-change link (`change`) moves the account to the new address the same way. A signed-in
+ * browser then checks its session again, so the header and dashboard show it too.
  */
-async function verifyAddress(oobCode: string): Promise<void> {
+async function verifyAddress(oobCode: string, change = false): Promise<void> {
   $accountAction.set({
     ...$accountAction.get(),
     step: 'verifying',
-    message: VERIFYING_MESSAGE,
+    message: change ? CHANGING_ADDRESS_MESSAGE : VERIFYING_MESSAGE,
     tone: 'progress',
     failure: undefined,
   });
   let email: string;
   try {
-    ({ email } = await portal<{ verified: boolean; email: string }>('auth/verify-email', {
+    ({ email } = await portal<{ email: string }>(change ? 'auth/change-email' : 'auth/verify-email', {
       body: { oobCode },
       refreshOn403: false,
     }));
@@ -204,7 +211,7 @@ async function verifyAddress(oobCode: string): Promise<void> {
     ...$accountAction.get(),
     step: 'verified',
     email,
-    message: NOW_VERIFIED_MESSAGE,
+    message: change ? addressChangedMessage(email) : NOW_VERIFIED_MESSAGE,
     tone: 'success',
   });
 }
@@ -212,6 +219,7 @@ async function verifyAddress(oobCode: string): Promise<void> {
 function run(state: AccountActionState): Promise<void> {
   if (state.mode === 'resetPassword') return checkResetCode(state.oobCode);
   if (state.mode === 'verifyEmail') return verifyAddress(state.oobCode);
+  if (state.mode === 'verifyAndChangeEmail') return verifyAddress(state.oobCode, true);
   return Promise.resolve();
 }
 

@@ -4,7 +4,7 @@ import type { BlankInput } from 'hono/types';
 import { z } from 'zod';
 import { MISSING_CODE_MESSAGE } from '../../lib/action-link.ts';
 import { PASSWORD_MESSAGE, USER_EXISTS_MESSAGE } from '../../lib/messages.ts';
-import { AUTH_LINKS } from '../../lib/routes.ts';
+import { AUTH_LINKS, SETTINGS_PAGE } from '../../lib/routes.ts';
 import { emailSchema, MAX_PASSWORD_LENGTH, normalizeEmail, passwordSchema } from '../../lib/validation.ts';
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
@@ -58,7 +58,6 @@ export const EXPIRED_CHANGE_LINK_MESSAGE = 'This address change link has expired
 export const SETTINGS_UNAVAILABLE_MESSAGE =
   'We could not reach the sign-in service to make this change. Nothing was changed; please try again in a moment.';
 
-const SETTINGS_PAGE = '/developer/docs/settings';
 const GOOGLE = 'google.com';
 
 const profileBody = z.strictObject({

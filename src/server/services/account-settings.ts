@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { AccountSession, AccountSettings, SignInMethod } from '../../lib/dashboard-data.ts';
 import { usernameProblem } from '../../lib/form-rules.ts';
+import { DELETE_CONFIRMATION_MESSAGE } from '../../lib/messages.ts';
 import { AUTH_LINKS } from '../../lib/routes.ts';
 import { getIdentityUser } from '../auth/identity.ts';
 import { revokeUserFamilies, revokeUserSessions } from '../auth/sessions.ts';
@@ -47,7 +48,6 @@ export class SettingsError extends Error {
 
 export const USERNAME_TAKEN_MESSAGE = 'This username is taken. Please choose another.';
 export const NAME_TOO_LONG_MESSAGE = 'Names are at most 100 characters.';
-export const DELETE_CONFIRMATION_MESSAGE = 'Type your username exactly to confirm the deletion.';
 export const DELETE_WITH_SUBSCRIPTION_MESSAGE =
   'Your paid subscription is still running. Cancel it on the Invoices page first; then you can delete the account.';
 export const NO_ACCOUNT_MESSAGE = 'This account no longer exists.';
