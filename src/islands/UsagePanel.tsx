@@ -19,7 +19,7 @@ type ReadyView = Extract<ReturnType<typeof $usageView.get>, { status: 'ready' }>
 
 function UsageSkeleton(): ReactNode {
   return (
-    <section className="usage" aria-busy="true" aria-label="API usage">
+    <section id="usage" className="usage" aria-busy="true" aria-label="API usage">
       <p role="status" className="visually-hidden">
         Loading your API usage…
       </p>
@@ -210,7 +210,7 @@ export function UsagePanel(): ReactNode {
 
   const busy = view.status === 'ready' && view.refreshing;
   return (
-    <section className="usage" aria-labelledby={headingId} aria-busy={busy}>
+    <section id="usage" className="usage" aria-labelledby={headingId} aria-busy={busy}>
       <div className="usage__head">
         <h2 id={headingId} className="usage__title">
           API usage

@@ -179,6 +179,8 @@ export const SETTINGS_PAGE = '/developer/docs/settings';
 export const DASHBOARD_NAV: readonly NavLink[] = [
   { href: '/developer/docs/dashboard', label: 'Overview' },
   { href: API_KEYS_PAGE, label: 'API keys' },
+  // The overview's usage panel: today, the last days and each endpoint's share.
+  { href: '/developer/docs/dashboard#usage', label: 'Usage' },
   { href: '/developer/docs/request-log', label: 'Request log' },
   { href: '/developer/docs/quickstart', label: 'Quickstart' },
   { href: '/developer/docs/invoices', label: 'Invoices' },
