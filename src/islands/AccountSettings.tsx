@@ -135,6 +135,7 @@ function ProfileSection(): ReactNode {
         </div>
         <Outcome section="profile" />
       </form>
+      <p className="settings__note">Account created {formatDate(account.createdAt)}.</p>
     </section>
   );
 }
@@ -528,10 +529,8 @@ export function AccountSettings(): ReactNode {
       </section>
     );
   }
-  const created = state.account === null ? '' : formatDate(state.account.createdAt);
   return (
     <div className="settings">
-      {created !== '' && <p className="settings__note">Account created {created}.</p>}
       <ProfileSection />
       <EmailSection />
       <PasswordSection />
