@@ -75,3 +75,6 @@ export function usernameProblem(name: string): string | undefined {
   }
   return undefined;
 }
+
+/** The settings page's deletion asks for the username typed exactly; the server checks it again. */
+export const DELETE_CONFIRMATION_MESSAGE = 'Type your username exactly to confirm the deletion.';

@@ -90,6 +90,3 @@ export const PREMIUM_DIALOG = {
   keepBrowsing: 'Keep Browsing',
   subscribe: 'Get subscription',
 } as const;
-
-/** The settings page's deletion asks for the username typed exactly; the server checks it again. */
-export const DELETE_CONFIRMATION_MESSAGE = 'Type your username exactly to confirm the deletion.';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AccountSettings } from '../../src/lib/dashboard-data.ts';
-import { USERNAME_RULE_MESSAGE } from '../../src/lib/form-rules.ts';
+import { DELETE_CONFIRMATION_MESSAGE, USERNAME_RULE_MESSAGE } from '../../src/lib/form-rules.ts';
 import { checkPassword } from '../../src/server/auth/identity.ts';
 import { serverSecret } from '../../src/server/auth/crypto.ts';
 import {
@@ -20,7 +20,6 @@ import {
   WRONG_PASSWORD_MESSAGE,
 } from '../../src/server/routes/account-settings.ts';
 import { appServerRoutes } from '../../src/server/routes/app-server.ts';
-import { DELETE_CONFIRMATION_MESSAGE } from '../../src/lib/messages.ts';
 import {
   DELETE_WITH_SUBSCRIPTION_MESSAGE,
   USERNAME_TAKEN_MESSAGE,

@@ -1,7 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { AccountSession, AccountSettings, SignInMethod } from '../../lib/dashboard-data.ts';
-import { usernameProblem } from '../../lib/form-rules.ts';
-import { DELETE_CONFIRMATION_MESSAGE } from '../../lib/messages.ts';
+import { DELETE_CONFIRMATION_MESSAGE, usernameProblem } from '../../lib/form-rules.ts';
 import { AUTH_LINKS } from '../../lib/routes.ts';
 import { getIdentityUser } from '../auth/identity.ts';
 import { revokeUserFamilies, revokeUserSessions } from '../auth/sessions.ts';
