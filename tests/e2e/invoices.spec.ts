@@ -124,7 +124,7 @@ test.describe('invoices', () => {
   });
 
   for (const theme of ['light', 'dark'] as const) {
-    test(`the invoices page and the printable invoice have no accessibility violations (${theme})`, async ({
+    test(`the invoices page and the printable invoice have no accessibility violations (${theme}, desktop and phone)`, async ({
       page,
       request,
     }) => {
@@ -137,6 +137,11 @@ test.describe('invoices', () => {
       await expect(page.getByRole('table', { name: 'Your invoices, newest first' })).toBeVisible();
       await expect(page.getByRole('form', { name: 'Billing details' })).toBeVisible();
       expect(await axeViolations(page)).toEqual([]);
+      // And on a phone, where the dashboard's navigation sits above the page.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.setViewportSize({ width: 1280, height: 900 });
       await page.getByRole('link', { name: /^View TEST-/ }).click();
       await expect(page.getByRole('article', { name: /^Invoice TEST-/ })).toBeVisible();
       expect(await axeViolations(page)).toEqual([]);
