@@ -71,7 +71,7 @@ function Field({
       <input
         id={id}
         name={name}
-        className="settings__input"
+        className="text-input"
         aria-invalid={invalid || undefined}
         aria-describedby={hint === undefined ? undefined : `${id}-hint`}
         {...input}
@@ -463,7 +463,7 @@ function DataSection(): ReactNode {
           <input
             id={confirmId}
             name="confirmation"
-            className="settings__input"
+            className="text-input"
             autoComplete="off"
             spellCheck={false}
             aria-invalid={(refused && sections.delete.field === 'confirmation') || undefined}

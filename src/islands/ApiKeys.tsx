@@ -210,7 +210,7 @@ function RenameDialog(): ReactNode {
         <label htmlFor={inputId}>Name</label>
         <input
           id={inputId}
-          className="api-keys__input"
+          className="text-input api-keys__input"
           value={rename?.name ?? ''}
           maxLength={60}
           required
@@ -381,7 +381,7 @@ export function ApiKeys(): ReactNode {
           <div className="api-keys__add-row">
             <input
               id={nameId}
-              className="api-keys__input"
+              className="text-input api-keys__input"
               value={state.newName}
               placeholder="Production server"
               maxLength={60}

@@ -122,6 +122,7 @@ export function RequestLog(): ReactNode {
         <div className="request-log__filter">
           <label htmlFor={`${ids}-status`}>Status</label>
           <select
+            className="text-input"
             id={`${ids}-status`}
             value={filters.status}
             onChange={(event) => {
@@ -138,6 +139,7 @@ export function RequestLog(): ReactNode {
         <div className="request-log__filter">
           <label htmlFor={`${ids}-endpoint`}>Endpoint</label>
           <select
+            className="text-input"
             id={`${ids}-endpoint`}
             value={filters.endpoint}
             onChange={(event) => {
@@ -155,6 +157,7 @@ export function RequestLog(): ReactNode {
         <div className="request-log__filter">
           <label htmlFor={`${ids}-key`}>Key</label>
           <select
+            className="text-input"
             id={`${ids}-key`}
             value={filters.key}
             onChange={(event) => {
@@ -172,6 +175,7 @@ export function RequestLog(): ReactNode {
         <div className="request-log__filter">
           <label htmlFor={`${ids}-range`}>Time</label>
           <select
+            className="text-input"
             id={`${ids}-range`}
             value={filters.range}
             onChange={(event) => {

@@ -101,10 +101,10 @@ function signedInUser(c: Context<AccountsEnv>): { userId: string; sessionId: str
   return { userId: caller.userId, sessionId: caller.sessionId };
 }
 
-async function ownUser(c: Context<AccountsEnv>): Promise<User> {
+/** The signed-in owner's account, or the refusal to answer with when it is gone. */
+async function ownUser(c: Context<AccountsEnv>): Promise<User | Response> {
   const found = await findUserById(c.var.db, signedInUser(c).userId);
-  if (found === null) throw new SettingsError(NO_ACCOUNT_MESSAGE, 404);
-  return found;
+  return found ?? apiError(c, 404, NO_ACCOUNT_MESSAGE);
 }
 
 /** A refused change as the page shows it; anything else is the API's own error. */
@@ -115,11 +115,18 @@ function refused(c: Context<AccountsEnv>, error: unknown): Response {
   throw error;
 }
 
-/** The account's sign-in methods at the provider, or a refusal when it cannot be asked. */
-async function methodsOf(c: Context<AccountsEnv>, user: User): Promise<string[] | Response> {
+/**
+ * The signed-in owner's account with its sign-in methods at the provider ('password',
+ * 'google.com'), or the refusal to answer with: the account is gone or the provider cannot be asked.
+ */
+async function ownerWithMethods(
+  c: Context<AccountsEnv>,
+): Promise<{ user: User; methods: string[] } | Response> {
+  const user = await ownUser(c);
+  if (user instanceof Response) return user;
   const identity = await getIdentityUser(user.firebaseUid);
   if (!identity.ok) return providerUnavailable(c, SETTINGS_UNAVAILABLE_MESSAGE);
-  return identity.user.providers;
+  return { user, methods: identity.user.providers };
 }
 
 /** Checks the current password of a password account; a refusal to answer with, or null. */
@@ -191,15 +198,10 @@ export const accountSettingsRoutes = new Hono<AccountsEnv>()
   .post('/user/email', requireUser(), sensitiveLimit, jsonBody(emailBody), async (c) => {
     const { db } = c.var;
     const { email, currentPassword: password } = c.req.valid('json');
-    let user: User;
-    try {
-      user = await ownUser(c);
-    } catch (error) {
-      return refused(c, error);
-    }
+    const owner = await ownerWithMethods(c);
+    if (owner instanceof Response) return owner;
+    const { user, methods } = owner;
     if (normalizeEmail(user.email) === email) return apiError(c, 400, SAME_EMAIL_MESSAGE, { field: 'email' });
-    const methods = await methodsOf(c, user);
-    if (methods instanceof Response) return methods;
     if (methods.includes('password')) {
       if (password === undefined || password === '') {
         return apiError(c, 400, WRONG_PASSWORD_MESSAGE, { field: 'currentPassword' });
@@ -268,14 +270,9 @@ export const accountSettingsRoutes = new Hono<AccountsEnv>()
   .post('/user/password', requireUser(), sensitiveLimit, jsonBody(passwordBody), async (c) => {
     const { db } = c.var;
     const { currentPassword: current, newPassword } = c.req.valid('json');
-    let user: User;
-    try {
-      user = await ownUser(c);
-    } catch (error) {
-      return refused(c, error);
-    }
-    const methods = await methodsOf(c, user);
-    if (methods instanceof Response) return methods;
+    const owner = await ownerWithMethods(c);
+    if (owner instanceof Response) return owner;
+    const { user, methods } = owner;
     if (!methods.includes('password')) return apiError(c, 409, NO_PASSWORD_MESSAGE);
     const refusal = await passwordRefusal(c, user, current);
     if (refusal) return refusal;
@@ -298,26 +295,17 @@ export const accountSettingsRoutes = new Hono<AccountsEnv>()
     return c.json({ changed: true, endedSessions: ended });
   })
   .post('/user/sign-in-methods/token', requireUser(), sensitiveLimit, async (c) => {
-    let user: User;
-    try {
-      user = await ownUser(c);
-    } catch (error) {
-      return refused(c, error);
-    }
+    const user = await ownUser(c);
+    if (user instanceof Response) return user;
     // The browser signs in to the identity SDK as this account to link Google to it there.
     const minted = await createCustomToken(user.firebaseUid);
     if (!minted.ok) return providerUnavailable(c, SETTINGS_UNAVAILABLE_MESSAGE);
     return c.json({ customToken: minted.token });
   })
   .post('/user/sign-in-methods/google', requireUser(), sensitiveLimit, async (c) => {
-    let user: User;
-    try {
-      user = await ownUser(c);
-    } catch (error) {
-      return refused(c, error);
-    }
-    const methods = await methodsOf(c, user);
-    if (methods instanceof Response) return methods;
+    const owner = await ownerWithMethods(c);
+    if (owner instanceof Response) return owner;
+    const { user, methods } = owner;
     if (!methods.includes(GOOGLE)) return apiError(c, 409, GOOGLE_NOT_LINKED_MESSAGE);
     await audit(c.var.db, {
       actorUserId: user.id,
@@ -334,14 +322,9 @@ export const accountSettingsRoutes = new Hono<AccountsEnv>()
     return c.json({ linked: true });
   })
   .delete('/user/sign-in-methods/google', requireUser(), sensitiveLimit, async (c) => {
-    let user: User;
-    try {
-      user = await ownUser(c);
-    } catch (error) {
-      return refused(c, error);
-    }
-    const methods = await methodsOf(c, user);
-    if (methods instanceof Response) return methods;
+    const owner = await ownerWithMethods(c);
+    if (owner instanceof Response) return owner;
+    const { user, methods } = owner;
     if (!methods.includes(GOOGLE)) return apiError(c, 409, GOOGLE_NOT_LINKED_MESSAGE);
     if (!methods.includes('password')) return apiError(c, 409, LAST_METHOD_MESSAGE);
     const unlinked = await unlinkIdentityProvider(user.firebaseUid, GOOGLE);
