@@ -119,6 +119,44 @@ test.describe('Settings', () => {
     await expect(page.getByRole('region', { name: 'Email address' })).toContainText(next);
   });
 
+  test('a user links their Google account, signs in with it, and unlinks it again', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request, { verified: true });
+    await signedInOnSettings(page, account);
+    const google = page.getByRole('region', { name: 'Sign in with Google' });
+    await google.getByRole('button', { name: 'Link Google account' }).click();
+    // The local Auth emulator has no Google window: the page asks which Google address to link.
+    await google.getByLabel('Google account to link').fill(account.email);
+    await google.getByRole('button', { name: 'Link', exact: true }).click();
+    await expect(google.getByRole('status')).toHaveText('You can now sign in with Google as well.');
+    await expect(google).toContainText('Google is linked');
+
+    // A Google sign-in as that address (the emulator's Google id is the address in hex, as the
+    // site's emulator sign-in makes it) now reaches this account's identity.
+    const claims = {
+      sub: Buffer.from(account.email.toLowerCase()).toString('hex'),
+      email: account.email,
+      email_verified: true,
+    };
+    const signedIn = await request.post(
+      `${AUTH_EMULATOR_URL}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key`,
+      {
+        data: {
+          postBody: `id_token=${encodeURIComponent(JSON.stringify(claims))}&providerId=google.com`,
+          requestUri: 'http://localhost',
+          returnSecureToken: true,
+        },
+      },
+    );
+    expect(((await signedIn.json()) as { localId: string }).localId).toBe(account.uid);
+
+    await google.getByRole('button', { name: 'Unlink Google' }).click();
+    await expect(google.getByRole('status')).toHaveText('Google no longer signs in to your account.');
+    await expect(google.getByRole('button', { name: 'Link Google account' })).toBeVisible();
+  });
+
   test('a user deletes their account: the key stops at once and they are signed out', async ({
     page,
     request,
