@@ -200,6 +200,8 @@ test.describe('Settings', () => {
       test(`the settings page has no accessibility violations (${theme}, ${viewport.name})`, async ({
         page,
       }) => {
+        // A full axe run over six sections of forms takes a while on a busy machine.
+        test.slow();
         await page.setViewportSize({ width: viewport.width, height: 900 });
         await page.addInitScript((mode) => {
           localStorage.setItem('themeMode', mode);
