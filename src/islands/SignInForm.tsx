@@ -12,13 +12,11 @@ import {
   takeReturnPath,
   type SignInFormKind,
 } from '../lib/stores/sign-in.ts';
-import {
-  cancelGoogleEmail,
-  prepareGoogleSignIn,
-  startGoogleSignIn,
-  submitGoogleEmail,
-} from '../lib/stores/social-sign-in.ts';
+import { cancelGoogleEmail, startGoogleSignIn, submitGoogleEmail } from '../lib/stores/google-sign-in.ts';
+import { $signUp, resetSignUp } from '../lib/stores/sign-up.ts';
+import { prepareGoogleSignIn } from '../lib/stores/social-sign-in.ts';
 import { GoogleEmailForm, GoogleLogo, Spinner, switchPopupView } from './parts/AuthParts.tsx';
+import { Questionnaire } from './parts/Questionnaire.tsx';
 import { useHydrated } from './parts/use-hydrated.ts';
 import './parts/AuthForm.css';
 
@@ -28,6 +26,7 @@ export interface SignInFormProps {
 }
 
 const AUTH_POPUP_KEYS: ['authPopup'] = ['authPopup'];
+const SIGN_UP_KEYS: ['variant', 'phase'] = ['variant', 'phase'];
 
 const GOOGLE_EMAIL_HINT =
   'This is the local test sign-in: the site runs against the Auth emulator, which has no Google window. ' +
@@ -65,13 +64,19 @@ export function SignInForm({ variant }: SignInFormProps): ReactNode {
   const invalid = mine && state.status === 'error';
   const askingGoogleEmail = mine && state.askingGoogleEmail;
   const isPage = variant === 'page';
+  const signUp = useStore($signUp, { keys: SIGN_UP_KEYS });
+  // A new Google account goes on to the sign-up questionnaire; on the page it takes the form's place
+  // (the pop-up shows it in its sign-up view).
+  const signingUp = isPage && signUp.variant === 'page' && signUp.phase !== 'form';
 
   useEffect(() => {
     if (!isPage) return undefined;
     applySignInQuery(location.search);
-    // The store outlives client-side navigations; a later visit starts with a clean form.
+    // The store outlives client-side navigations; a later visit starts with a clean form, and a
+    // questionnaire left unfinished is abandoned as on the sign-up page.
     return () => {
       resetSignInForm('page');
+      resetSignUp('page');
     };
   }, [isPage]);
 
@@ -79,6 +84,14 @@ export function SignInForm({ variant }: SignInFormProps): ReactNode {
   useEffect(() => {
     if (!isPage && authPopup === false) resetSignInForm('popup');
   }, [isPage, authPopup]);
+
+  if (signingUp) {
+    return (
+      <div className="auth-form__questionnaire">
+        <Questionnaire variant="page" />
+      </div>
+    );
+  }
 
   const submit = (event: SubmitEvent<HTMLFormElement>): void => {
     event.preventDefault();

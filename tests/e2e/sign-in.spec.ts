@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { AUTH_EMULATOR_URL, createAccount, openPage, uniqueEmail, updateIdentity } from './fixtures.ts';
 
 const DASHBOARD = '/developer/docs/dashboard';
@@ -30,12 +30,20 @@ async function expectError(page: Page, text: string): Promise<void> {
   await expect(page.getByRole('alert').filter({ hasText: text })).toHaveCount(2);
 }
 
+/** The first option of each question of the sign-up questionnaire, in order. */
+const FIRST_OPTIONS = [
+  'Investment Analysis',
+  'Live Stock Data',
+  'Affordability',
+  'Developer',
+  'Search Engine',
+] as const;
+
 /**
- * Creates a Google account in the Auth emulator and its account on the site, as an earlier Google
- * sign-in would have. The Google account id is the one the sign-in form derives from the address
- * (its bytes in hex), so the form signs in as this very account.
+ * Signs in at the Auth emulator as the Google account the sign-in form names for an address (its
+ * Google account id is the address's bytes in hex, as the form derives it) and returns its ID token.
  */
-async function createGoogleAccount(request: APIRequestContext, email: string): Promise<void> {
+async function googleIdToken(request: APIRequestContext, email: string): Promise<string> {
   const claims = { sub: Buffer.from(email.toLowerCase()).toString('hex'), email, email_verified: true };
   const signedIn = await request.post(
     `${AUTH_EMULATOR_URL}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key`,
@@ -48,9 +56,56 @@ async function createGoogleAccount(request: APIRequestContext, email: string): P
     },
   );
   expect(signedIn.ok(), await signedIn.text()).toBe(true);
-  const { idToken } = (await signedIn.json()) as { idToken: string };
+  return String(((await signedIn.json()) as { idToken: unknown }).idToken);
+}
+
+/**
+ * Creates a Google account that has finished signing up, as an earlier Google sign-up would have:
+ * the identity in the Auth emulator, its account on the site and its questionnaire on record.
+ */
+async function createGoogleAccount(request: APIRequestContext, email: string): Promise<void> {
+  const idToken = await googleIdToken(request, email);
+  // Before validate-user, whose session cookie would make this a cookie-borne (cross-site) call.
+  const survey = await request.post('/api/portal/account/submit-survey', {
+    data: {
+      email,
+      type: 'signup',
+      'Primary purpose for using the API': 'Other',
+      'Dataset most interested in': 'Other',
+      'Most important aspect in a provider': 'Data Accuracy',
+      'Role in organization': 'Other',
+      'How did you hear about us': 'Other',
+    },
+    headers: { Authorization: `Bearer ${idToken}` },
+  });
+  expect(survey.ok(), await survey.text()).toBe(true);
   const validated = await request.get('/api/portal/auth/validate-user', { params: { accessToken: idToken } });
   expect(validated.ok(), await validated.text()).toBe(true);
+}
+
+/** Whether the site has the sign-up questionnaire on record for a Google account's address. */
+async function surveyOnRecord(request: APIRequestContext, email: string): Promise<boolean> {
+  const answer = await request.get('/api/portal/account/get-survey', {
+    params: { email, type: 'signup' },
+    headers: { Authorization: `Bearer ${await googleIdToken(request, email)}` },
+  });
+  expect(answer.ok(), await answer.text()).toBe(true);
+  return 'email' in ((await answer.json()) as Record<string, unknown>);
+}
+
+/** Signs in with Google as the local Auth emulator offers it: by naming the Google account. */
+async function signInWithGoogle(scope: Page | Locator, email: string): Promise<void> {
+  await scope.getByRole('button', { name: 'Sign in with Google' }).click();
+  const google = scope.getByRole('form', { name: 'Sign in with Google' });
+  await expect(google.getByLabel('Google account email')).toBeFocused();
+  await google.getByLabel('Google account email').fill(email);
+  await google.getByRole('button', { name: 'Continue with Google' }).click();
+}
+
+/** Answers the five questions with their first options and submits them. */
+async function answerQuestionnaire(scope: Locator): Promise<void> {
+  for (const option of FIRST_OPTIONS) await scope.getByRole('button', { name: option, exact: true }).click();
+  await scope.getByRole('button', { name: 'Submit' }).click();
 }
 
 test.describe('sign in', () => {
@@ -203,18 +258,63 @@ test.describe('sign in', () => {
     await expect(page).toHaveURL(/\/terms-of-service$/);
   });
 
-  test('a Google user signs in with their Google account', async ({ page, request }) => {
+  test('a Google user whose sign-up is finished signs straight in with their Google account', async ({
+    page,
+    request,
+  }) => {
     const email = uniqueEmail('google');
     await createGoogleAccount(request, email);
     await openPage(page, '/login');
-    await page.getByRole('button', { name: 'Sign in with Google' }).click();
-    const google = page.getByRole('form', { name: 'Sign in with Google' });
-    await expect(google.getByLabel('Google account email')).toBeFocused();
-    await google.getByLabel('Google account email').fill(email);
-    await google.getByRole('button', { name: 'Continue with Google' }).click();
+    await signInWithGoogle(page, email);
 
     await expect(page).toHaveURL(DASHBOARD);
     await expectSignedIn(page);
+  });
+
+  test('a new visitor who signs in with Google from /login answers the questionnaire and reaches the dashboard', async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail('google-new');
+    await openPage(page, '/login');
+    await signInWithGoogle(page, email);
+
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Get Your Free API Key', level: 1 })).toBeVisible();
+    await expect(main.getByRole('group', { name: /Primary purpose for using the API/ })).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    // The session is stored only once the questionnaire is done.
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Sign In' })).toBeVisible();
+    await answerQuestionnaire(main);
+
+    await expect(page).toHaveURL(DASHBOARD);
+    await expectSignedIn(page);
+    expect(await surveyOnRecord(request, email)).toBe(true);
+    expect(await page.evaluate(() => window.dataLayer)).toContainEqual({
+      event: 'sign_up',
+      method: 'google.com',
+      category: 'Page',
+    });
+  });
+
+  test('a new visitor who signs in with Google in the pop-up answers the questionnaire there and stays on the page', async ({
+    page,
+    request,
+  }) => {
+    const email = uniqueEmail('google-popup');
+    await openPage(page, '/terms-of-service');
+    await signInWithGoogle(await openSignInPopup(page), email);
+
+    const dialog = page.getByRole('dialog', { name: 'Sign up for a free API key' });
+    await expect(dialog.getByRole('tab', { name: 'Sign up' })).toHaveAttribute('aria-selected', 'true');
+    const view = dialog.getByRole('tabpanel', { name: 'Sign up' });
+    await expect(view.getByRole('heading', { name: 'Get Your Free API Key' })).toBeVisible();
+    await answerQuestionnaire(view);
+
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await expect(page).toHaveURL(/\/terms-of-service$/);
+    await expectSignedIn(page);
+    expect(await surveyOnRecord(request, email)).toBe(true);
   });
 
   for (const theme of ['light', 'dark'] as const) {

@@ -22,6 +22,7 @@ import {
   isProtectingLeave,
   resetQuestionnaire,
 } from '../../src/lib/stores/questionnaire.ts';
+import { startGoogleSignIn, submitGoogleEmail } from '../../src/lib/stores/google-sign-in.ts';
 import { $signIn } from '../../src/lib/stores/sign-in.ts';
 import {
   $signUp,
@@ -641,5 +642,72 @@ describe('Google sign-up', () => {
     await continueWithGoogle('page', true);
     expect($auth.get().flashMessage?.text).toBe('Sign in interrupted. Please try again later.');
     expect($signUp.get()).toMatchObject({ phase: 'form', loading: false });
+  });
+});
+
+describe('Google sign-in of an account that has not finished signing up', () => {
+  const NEW_ACCOUNT = { ...SESSION, accessToken: 'access-google', isNewUser: true };
+
+  function signInPortal(session: Record<string, unknown>, survey: Record<string, unknown>): void {
+    portalAnswers({
+      'auth/validate-user': () => Promise.resolve(session),
+      'account/get-survey': () => Promise.resolve(survey),
+      'user/register-user': () => Promise.resolve({ success: true, userid: 'u1', username: 'newbie' }),
+    });
+  }
+
+  it('on the page goes on to the questionnaire and stores the session only once it is answered', async () => {
+    signInPortal(NEW_ACCOUNT, {});
+    page.pathname = '/login';
+    expect(await startGoogleSignIn('page')).toBe(false);
+
+    expect($signUp.get()).toMatchObject({ variant: 'page', phase: 'questionnaire', email: EMAIL });
+    expect($signIn.get()).toMatchObject({ status: 'idle', form: 'page', message: '' });
+    expect($auth.get().accessToken).toBe(PUBLIC_TOKEN);
+    expect(isProtectingLeave()).toBe(true);
+    expect(dataLayer).toEqual([{ event: 'sign_up', method: 'google.com', category: 'Page' }]);
+
+    answerAll();
+    await submitQuestionnaire();
+    expect(requestOf('user/register-user')).toEqual({
+      body: { email: EMAIL, idToken: 'firebase-id-token', agreement: true, survey: ANSWERS },
+    });
+    expect($auth.get().accessToken).toBe('access-google');
+    expect(identity.navigate).toHaveBeenCalledWith('/developer/docs/dashboard');
+    expect(isProtectingLeave()).toBe(false);
+  });
+
+  it('in the pop-up turns it to its sign-up view with the questionnaire, and closes it once answered', async () => {
+    signInPortal(NEW_ACCOUNT, {});
+    page.pathname = '/chart/AAPL';
+    identity.auth.emulatorConfig = { url: 'http://127.0.0.1:9699' };
+    $auth.setKey('authPopup', 1);
+    expect(await submitGoogleEmail('popup', EMAIL)).toBe(false);
+
+    expect($auth.get().authPopup).toBe(2);
+    expect($signUp.get()).toMatchObject({ variant: 'popup', phase: 'questionnaire' });
+    expect(dataLayer).toEqual([{ event: 'sign_up', method: 'google.com', category: 'Popup' }]);
+
+    answerAll();
+    await submitQuestionnaire();
+    expect($auth.get()).toMatchObject({ accessToken: 'access-google', authPopup: false });
+    expect(identity.navigate).not.toHaveBeenCalled();
+  });
+
+  it('asks an existing account without the questionnaire on record for it, without counting it again', async () => {
+    signInPortal({ ...NEW_ACCOUNT, isNewUser: false }, {});
+    expect(await startGoogleSignIn('page')).toBe(false);
+    expect($signUp.get().phase).toBe('questionnaire');
+    expect(dataLayer).toEqual([]);
+    expect(portalPaths()).not.toContain('user/save-campaign');
+  });
+
+  it('signs an account whose questionnaire is on record straight in', async () => {
+    signInPortal({ ...NEW_ACCOUNT, isNewUser: false }, { email: EMAIL, type: 'signup' });
+    expect(await startGoogleSignIn('page')).toBe(true);
+    expect($auth.get().accessToken).toBe('access-google');
+    expect($signUp.get().phase).toBe('form');
+    expect(portalPaths()).toEqual(['auth/validate-user', 'account/get-survey']);
+    expect(isProtectingLeave()).toBe(false);
   });
 });

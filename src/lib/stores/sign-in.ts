@@ -201,6 +201,14 @@ export function completeSignIn(answer: SignInAnswer): void {
   }
 }
 
+/**
+ * Ends an attempt that signed in nowhere here because another flow took it over (a Google account
+ * that still owes its sign-up questionnaire goes on to the sign-up): the form is idle and empty again.
+ */
+export function endSignInAttempt(form: SignInFormKind): void {
+  $signIn.set({ ...IDLE, form });
+}
+
 /** Keeps what the visitor types, so the form can be prefilled and cleared from here. */
 export function setSignInField(form: SignInFormKind, field: 'login' | 'password', value: string): void {
   const state = $signIn.get();

@@ -22,11 +22,11 @@ import { $questionnaire, isComplete, protectLeaving, resetQuestionnaire } from '
 import { logout, type SessionAnswer } from './session.ts';
 import { NEW_REGISTRATION_STORAGE_KEY, setSignInField } from './sign-in.ts';
 import {
-  googleIdToken,
   socialSignInMessage,
   usesAuthEmulator,
-  validateSocialUser,
+  validatedGoogleSignIn,
   type SocialSignInAnswer,
+  type ValidatedGoogleSignIn,
 } from './social-sign-in.ts';
 
 /** SPEC §2, questionnaire: the views while the key is prepared and once it is. */
@@ -381,10 +381,9 @@ export function cancelGoogleSignUp(): void {
 
 /**
  * Signs up with Google (SPEC §4, social sign-up): the identity provider's ID token is exchanged for
- * a session (validate-user, which creates the account on its first visit); a new account has its
- * campaign saved and the registration counted; then the questionnaire opens unless the survey is on
- * record or the visitor is on a pricing page, in which case the sign-up finishes at once.
- * `emailForEmulator` names the Google account against the local Auth emulator.
+ * a session (validate-user, which creates the account on its first visit), and the sign-up goes on
+ * from there (see {@link continueGoogleSignUp}). `emailForEmulator` names the Google account against
+ * the local Auth emulator.
  */
 export async function continueWithGoogle(
   variant: SignUpVariant,
@@ -396,28 +395,56 @@ export async function continueWithGoogle(
     return;
   }
   $signUp.set({ ...$signUp.get(), variant, loading: true, method: 'google', message: '' });
-  let idToken: string;
-  let providerId: string;
-  let session: SocialSignInAnswer;
+  let google: ValidatedGoogleSignIn;
   try {
-    ({ idToken, providerId } = await googleIdToken(emailForEmulator));
-    session = await validateSocialUser(idToken);
+    google = await validatedGoogleSignIn(emailForEmulator);
   } catch (error) {
     fail(variant, socialSignInMessage(error));
     return;
   }
-  const email = typeof session.email === 'string' ? session.email : (emailForEmulator ?? '').trim();
-  $signUp.set({ ...$signUp.get(), email, askingGoogleEmail: false });
+  await continueGoogleSignUp(variant, google);
+}
+
+/**
+ * Takes over a Google sign-in from the sign-in form when the account has not finished signing up:
+ * the questionnaire follows the social sign-up whenever the survey is not on record (SPEC §2), a
+ * Google account seen for the first time being the usual case. The sign-up then goes on as from its
+ * own form, in the same place (the /login page, or the pop-up, which turns to its sign-up view).
+ * Resolves false, having changed nothing, when the survey is on record: the caller signs in.
+ */
+export async function continueUnfinishedGoogleSignUp(
+  variant: SignUpVariant,
+  google: ValidatedGoogleSignIn,
+): Promise<boolean> {
+  if (await surveyOnRecord(google.email, google.session.accessToken)) return false;
+  await continueGoogleSignUp(variant, google, false);
+  return true;
+}
+
+/**
+ * The social sign-up after validate-user (SPEC §4): a new account has its campaign saved and the
+ * registration counted; then the questionnaire opens unless the survey is on record (asked here
+ * unless `knownSurveyOnRecord` already says) or the visitor is on a pricing page, in which case the
+ * sign-up finishes at once. A pop-up shows the questionnaire in its sign-up view.
+ */
+async function continueGoogleSignUp(
+  variant: SignUpVariant,
+  { idToken, providerId, session, email }: ValidatedGoogleSignIn,
+  knownSurveyOnRecord?: boolean,
+): Promise<void> {
+  $signUp.set({ ...IDLE, variant, loading: true, method: 'google', email });
   if (session.isNewUser === true) {
     await saveCampaign(email);
     pushSignUpEvent(providerId, categoryOf(variant));
   }
-  if (onPricingPage() || (await surveyOnRecord(email, session.accessToken))) {
+  if (onPricingPage() || (knownSurveyOnRecord ?? (await surveyOnRecord(email, session.accessToken)))) {
     await finishSocial(variant, session);
     return;
   }
   pending = { kind: 'social', variant, email, idToken, session };
   openQuestionnaire();
+  // Same tick as the questionnaire, so the view it takes focus in is the one on screen.
+  if (variant === 'popup' && $auth.get().authPopup !== false) openAuthPopup(2);
 }
 
 /** SPEC §7 save-campaign, skipped per SPEC §5; a failure is only logged, the sign-up goes on. */

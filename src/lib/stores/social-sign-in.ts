@@ -11,17 +11,7 @@ import {
   SIGN_IN_FAILED_MESSAGE,
 } from '../messages.ts';
 import { ApiError, portal } from '../http.ts';
-import {
-  $signIn,
-  completeSignIn,
-  failSignIn,
-  signInErrorMessage,
-  signInPending,
-  signInResultMessage,
-  startLoading,
-  type SignInAnswer,
-  type SignInFormKind,
-} from './sign-in.ts';
+import { signInErrorMessage, signInResultMessage, type SignInAnswer } from './sign-in.ts';
 import { signedOut } from './auth.ts';
 
 /** The identity provider's id of Google sign-ins. */
@@ -154,51 +144,27 @@ export async function validateSocialUser(idToken: string): Promise<SocialSignInA
   return answer;
 }
 
-async function signInWithGoogle(form: SignInFormKind, emailForEmulator?: string): Promise<boolean> {
-  startLoading(form, 'google');
-  try {
-    const { idToken } = await googleIdToken(emailForEmulator);
-    completeSignIn(await validateSocialUser(idToken));
-    return true;
-  } catch (error) {
-    failSignIn(form, socialSignInMessage(error));
-    return false;
-  }
+/**
+ * A Google sign-in the accounts API has verified: what both the sign-in and the sign-up go on from,
+ * the sign-in to store the session, the sign-up to finish the account first (SPEC §4).
+ */
+export interface ValidatedGoogleSignIn {
+  /** The identity provider's ID token, which register-user accepts as proof of the identity. */
+  idToken: string;
+  providerId: string;
+  /** The session validate-user opened, not stored yet. */
+  session: SocialSignInAnswer;
+  /** The account's address: the session's, else the one named for the local Auth emulator. */
+  email: string;
 }
 
 /**
- * The sign-in screen's Google button. Against the local Auth emulator it first asks which Google
- * account to sign in as; otherwise Google's window opens at once. Resolves true when signed in.
+ * Signs in with Google (see {@link googleIdToken}) and exchanges the ID token for a session of ours
+ * (see {@link validateSocialUser}). Rejects like either; `socialSignInMessage` words the failure.
  */
-export async function startGoogleSignIn(form: SignInFormKind): Promise<boolean> {
-  if (signInPending()) return false;
-  startLoading(form, 'google');
-  let emulator: boolean;
-  try {
-    emulator = await usesAuthEmulator();
-  } catch (error) {
-    failSignIn(form, socialSignInMessage(error));
-    return false;
-  }
-  if (!emulator) return signInWithGoogle(form);
-  $signIn.set({ ...$signIn.get(), status: 'idle', form, askingGoogleEmail: true });
-  return false;
-}
-
-/** Signs in as the Google account the visitor named for the local Auth emulator. */
-export async function submitGoogleEmail(form: SignInFormKind, input: string): Promise<boolean> {
-  if (signInPending()) return false;
-  const email = input.trim();
-  if (email === '' || !isEmailAddress(email)) {
-    failSignIn(form, email === '' ? FILL_ALL_FIELDS_MESSAGE : EMAIL_MESSAGE);
-    return false;
-  }
-  return signInWithGoogle(form, email);
-}
-
-/** Leaves the local Google sign-in without signing in. */
-export function cancelGoogleEmail(): void {
-  const state = $signIn.get();
-  if (state.status === 'loading') return;
-  $signIn.set({ ...state, status: 'idle', message: '', askingGoogleEmail: false });
+export async function validatedGoogleSignIn(emailForEmulator?: string): Promise<ValidatedGoogleSignIn> {
+  const { idToken, providerId } = await googleIdToken(emailForEmulator);
+  const session = await validateSocialUser(idToken);
+  const email = typeof session.email === 'string' ? session.email : (emailForEmulator ?? '').trim();
+  return { idToken, providerId, session, email };
 }
