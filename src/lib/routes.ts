@@ -2,6 +2,7 @@
  * Every route of the product (SPEC §2) in one typed module, so the header, the footer, the route
  * guards and the link checker never disagree about what exists.
  */
+import { isSymbolPage } from './symbol-routes.ts';
 
 export interface NavLink {
   href: string;
@@ -208,6 +209,29 @@ function underAny(routes: readonly string[], path: string): boolean {
 export function routeAccess(path: string): 'public' | 'user' | 'admin' {
   if (underAny(ADMIN_ROUTES, path)) return 'admin';
   return underAny(PROTECTED_ROUTES, path) ? 'user' : 'public';
+}
+
+/** Whether a path is one of the pricing pages (personal or commercial use, any query). */
+export function isPricingPage(path: string): boolean {
+  return underAny([AUTH_LINKS.pricing], path);
+}
+
+/** Whether a path is a per-symbol page (`/chart/AAPL`): one of SPEC §2's pages and a symbol. */
+export function isSymbolPagePath(path: string): boolean {
+  const [page, symbol, ...rest] = normalizePath(path).split('/').slice(1);
+  return (
+    page !== undefined && isSymbolPage(page) && symbol !== undefined && symbol !== '' && rest.length === 0
+  );
+}
+
+/**
+ * Whether Sign In and Sign Up open the auth pop-up on this page rather than the full sign-in and
+ * sign-up pages (SPEC §2, pop-ups): where leaving would lose the visitor's place, that is on the
+ * pricing pages (the plan being chosen, a coupon) and on the per-symbol pages (the symbol, tab and
+ * period being read). Everywhere else the full pages open. The one place this is decided.
+ */
+export function authOpensPopup(path: string): boolean {
+  return isPricingPage(path) || isSymbolPagePath(path);
 }
 
 /** SPEC §2 route lists. Patterns use Astro's [param] and [...rest] syntax. */

@@ -1,6 +1,7 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { DATASETS, DOCUMENTATION_MENU } from '../../src/lib/routes.ts';
-import { openPage, signInAs } from './fixtures.ts';
+import { createAccount, openPage, signInAs, type Account } from './fixtures.ts';
 
 const mainNav = (page: import('@playwright/test').Page) =>
   page.getByRole('navigation', { name: 'Main' }).first();
@@ -137,5 +138,114 @@ test.describe('header auth block', () => {
       .click();
     await expect(header.getByRole('link', { name: 'Sign In' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('session'))).toBeNull();
+  });
+});
+
+test.describe('Sign In and Sign Up where leaving would lose the visitor’s place', () => {
+  let account: Account;
+
+  test.beforeAll(async ({ request }) => {
+    account = await createAccount(request);
+  });
+
+  /** The rule ids axe finds broken inside the open dialog (the sign-in view's: sign-in.spec.ts), with the elements at fault. */
+  async function dialogViolations(page: Page): Promise<string[]> {
+    const results = await new AxeBuilder({ page }).include('dialog[open]').analyze();
+    return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  test('on a symbol page, Sign In opens the sign-in pop-up and the visitor stays on the page after signing in', async ({
+    page,
+  }) => {
+    await openPage(page, '/chart/AAPL');
+    const header = page.getByRole('banner');
+    const signIn = header.getByRole('link', { name: 'Sign In' });
+    await expect(signIn).toHaveAttribute('href', '/login');
+    await expect(signIn).toHaveAttribute('aria-haspopup', 'dialog');
+    await signIn.click();
+
+    const dialog = page.getByRole('dialog', { name: 'Sign in to Tickerlake' });
+    const view = dialog.getByRole('tabpanel', { name: 'Sign in' });
+    await expect(view.getByLabel('Email or username')).toBeFocused();
+    await expect(page).toHaveURL(/\/chart\/AAPL$/);
+
+    await view.getByLabel('Email or username').fill(account.email);
+    await view.getByLabel('Password').fill(account.password);
+    await view.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/chart\/AAPL$/);
+    await expect(header.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+    await expect(header.getByRole('button', { name: /^Account menu/ })).toBeVisible();
+  });
+
+  test('on the pricing page Sign Up opens the sign-up pop-up', async ({ page }) => {
+    await openPage(page, '/developer/docs/pricing?planType=commercial');
+    await page.getByRole('banner').getByRole('link', { name: 'Sign Up' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Sign up for a free API key' });
+    await expect(dialog.getByRole('tab', { name: 'Sign up' })).toHaveAttribute('aria-selected', 'true');
+    await expect(dialog.getByRole('tabpanel', { name: 'Sign up' }).getByLabel('Email')).toBeFocused();
+    await expect(page).toHaveURL(/\/developer\/docs\/pricing\?planType=commercial$/);
+    expect(await dialogViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Sign Up' })).toBeFocused();
+  });
+
+  test('on the home page Sign In goes to /login', async ({ page }) => {
+    await openPage(page, '/');
+    const signIn = page.getByRole('banner').getByRole('link', { name: 'Sign In' });
+    await expect(signIn).not.toHaveAttribute('aria-haspopup', 'dialog');
+    await signIn.click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { name: 'Sign in to Tickerlake', level: 1 })).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('on a symbol page, Sign In opened with a modifier key still leads to /login in a new tab', async ({
+    page,
+    context,
+  }) => {
+    await openPage(page, '/chart/AAPL');
+    const opened = context.waitForEvent('page');
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: 'Sign In' })
+      .click({ modifiers: ['ControlOrMeta'] });
+    const tab = await opened;
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).pathname).toBe('/login');
+    await expect(page).toHaveURL(/\/chart\/AAPL$/);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+    test('the menu’s Sign In opens the sign-in pop-up on a symbol page, and closing it returns to the menu button', async ({
+      page,
+    }) => {
+      await openPage(page, '/financial-summary/AAPL');
+      const hamburger = page.getByRole('button', { name: 'Menu' });
+      await hamburger.click();
+      await page.locator('#mobile-menu').getByRole('link', { name: 'Sign In' }).click();
+
+      const dialog = page.getByRole('dialog', { name: 'Sign in to Tickerlake' });
+      await expect(
+        dialog.getByRole('tabpanel', { name: 'Sign in' }).getByLabel('Email or username'),
+      ).toBeFocused();
+      await expect(page.locator('#mobile-menu')).toBeHidden();
+      await expect(page).toHaveURL(/\/financial-summary\/AAPL$/);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      await expect(hamburger).toBeFocused();
+    });
+
+    test('the menu’s Sign Up goes to /register on the home page', async ({ page }) => {
+      await openPage(page, '/');
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await page.locator('#mobile-menu').getByRole('link', { name: 'Sign Up' }).click();
+      await expect(page).toHaveURL(/\/register$/);
+    });
   });
 });

@@ -85,6 +85,25 @@ test.describe('sections beyond the visitor’s plan', () => {
     await expect(page.getByRole('table', { name: /^Income statement of .+, annual/ })).toBeVisible();
   });
 
+  test('a signed-out subscriber signs in from the covered section without leaving the page', async ({
+    page,
+  }) => {
+    await openPage(page, '/financial-statements-quarterly/AAPL');
+    await page
+      .getByRole('dialog', { name: 'Unrestricted Access' })
+      .getByRole('button', { name: 'Keep Browsing' })
+      .click();
+    const signIn = page.getByRole('region', { name: /are part of/ }).getByRole('link', { name: 'Sign in' });
+    await expect(signIn).toHaveAttribute('href', '/login');
+    await signIn.click();
+
+    const dialog = page.getByRole('dialog', { name: 'Sign in to Tickerlake' });
+    await expect(
+      dialog.getByRole('tabpanel', { name: 'Sign in' }).getByLabel('Email or username'),
+    ).toBeFocused();
+    await expect(page).toHaveURL(/\/financial-statements-quarterly\/AAPL$/);
+  });
+
   test('a subscriber who opens quarterly statements by their address sees them', async ({ page }) => {
     await signInAs(page, { username: 'analyst-pro', planCode: 'monthlyT2', dataTier: 2 });
     await openPage(page, '/financial-statements-quarterly/AAPL');

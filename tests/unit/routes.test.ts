@@ -9,7 +9,9 @@ import {
   ROUTE_LISTS,
   SYMBOL_PAGES,
   SYMBOL_TABS,
+  authOpensPopup,
   isPending,
+  isPricingPage,
   normalizePath,
   routeAccess,
   type NavLink,
@@ -355,5 +357,43 @@ describe('the dashboard’s navigation', () => {
         link.href === '/developer/docs/quickstart' ? 'public' : 'user',
       );
     }
+  });
+});
+
+describe('where Sign In and Sign Up open the auth pop-up', () => {
+  it.each([
+    '/developer/docs/pricing',
+    '/developer/docs/pricing/',
+    '/developer/docs/pricing?planType=commercial',
+    '/developer/docs/pricing?couponCode=SPRING#plans',
+  ])('opens it on the pricing page %s', (path) => {
+    expect(authOpensPopup(path)).toBe(true);
+  });
+
+  it('opens it on every per-symbol page, whatever the symbol and query', () => {
+    for (const page of SYMBOL_PAGES) expect(authOpensPopup(`/${page}/AAPL`)).toBe(true);
+    expect(authOpensPopup('/index-summary/%5EGSPC')).toBe(true);
+    expect(authOpensPopup('/financial-statements/MSFT/?period=quarter')).toBe(true);
+  });
+
+  it.each([
+    ['the home page', '/'],
+    ['the sign-in page', '/login'],
+    ['the sign-up page', '/register'],
+    ['a docs page', '/developer/docs/quickstart'],
+    ['a page named like the pricing page', '/developer/docs/pricing-history'],
+    ['a symbol page without a symbol', '/chart'],
+    ['a symbol page with more after the symbol', '/chart/AAPL/extra'],
+    ['a path that is no symbol page', '/datasets/crypto'],
+  ])('keeps the full pages on %s', (_, path) => {
+    expect(authOpensPopup(path)).toBe(false);
+  });
+
+  it('recognises the pricing pages by their path', () => {
+    expect(isPricingPage('/developer/docs/pricing')).toBe(true);
+    expect(isPricingPage('/developer/docs/pricing/')).toBe(true);
+    expect(isPricingPage('/developer/docs/pricing?planType=commercial')).toBe(true);
+    expect(isPricingPage('/developer/docs/pricing-history')).toBe(false);
+    expect(isPricingPage('/register')).toBe(false);
   });
 });

@@ -29,7 +29,6 @@ import {
   applySignUpQuery,
   continueWithGoogle,
   createUserMessage,
-  isPricingPage,
   POPUP_SWITCH_DELAY_MS,
   resetSignUp,
   SIGN_OUT_DELAY_MS,
@@ -272,14 +271,6 @@ describe('sign-up form checks', () => {
     await submitSignUp('popup', { email: EMAIL, password: PASSWORD, agreement: true });
     expect($signUp.get().phase).toBe('done');
     expect(requestOf('user/register-user')?.body).not.toHaveProperty('survey');
-  });
-
-  it('recognise the pricing pages by their path', () => {
-    expect(isPricingPage('/developer/docs/pricing')).toBe(true);
-    expect(isPricingPage('/developer/docs/pricing/')).toBe(true);
-    expect(isPricingPage('/developer/docs/pricing?planType=commercial')).toBe(true);
-    expect(isPricingPage('/developer/docs/pricing-history')).toBe(false);
-    expect(isPricingPage('/register')).toBe(false);
   });
 
   it('take the page query: error as an error flash, email to prefill', () => {

@@ -14,7 +14,7 @@ import {
   USER_EXISTS_MESSAGE,
   WEAK_PASSWORD_MESSAGE,
 } from '../messages.ts';
-import { AUTH_LINKS, normalizePath } from '../routes.ts';
+import { AUTH_LINKS, isPricingPage } from '../routes.ts';
 import type { SignupAnswers } from '../signup-questions.ts';
 import { campaignFor } from '../utms.ts';
 import { $auth, openAuthPopup, showFlash, signedIn } from './auth.ts';
@@ -42,9 +42,6 @@ export const KEY_GENERATED_MESSAGE =
 export const SIGN_OUT_DELAY_MS = 4000;
 /** …and a sign-up pop-up turns into the sign-in form this long after that. */
 export const POPUP_SWITCH_DELAY_MS = 1000;
-
-/** Pricing pages register straight away: the visitor is on the way to buying, not exploring. */
-export const PRICING_PATH = AUTH_LINKS.pricing;
 
 /** The page at /register, or the sign-up view of the auth pop-up. */
 export type SignUpVariant = 'page' | 'popup';
@@ -146,12 +143,7 @@ export function registerMessage(error: unknown): string {
   return error instanceof ApiError ? error.message : CREATE_USER_FAILED_MESSAGE;
 }
 
-/** Whether a path is one of the pricing pages (personal or commercial). */
-export function isPricingPage(path: string): boolean {
-  const target = normalizePath(path);
-  return target === PRICING_PATH || target.startsWith(`${PRICING_PATH}/`);
-}
-
+/** Pricing pages register straight away: the visitor is on the way to buying, not exploring. */
 function onPricingPage(): boolean {
   return typeof location !== 'undefined' && isPricingPage(location.pathname);
 }
