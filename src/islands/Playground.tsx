@@ -39,6 +39,7 @@ import {
   type AnswerView,
   type ViewerAnswer,
 } from '../lib/stores/playground.ts';
+import { AnswerStatus, RefusalBox } from './parts/AnswerStatus.tsx';
 import { JsonTree } from './parts/JsonTree.tsx';
 import { ResultTable } from './parts/ResultTable.tsx';
 import { SeriesChart } from './parts/SeriesChart.tsx';
@@ -123,38 +124,28 @@ function EndpointPicker({
   );
 }
 
-function statusClass(status: number): string {
-  if (status < 300) return 'ok';
-  if (status < 500) return 'refused';
-  return 'failed';
-}
-
 /** The refusal in the API's words, and what to do about it. */
 function Refusal({ answer, signedIn }: { answer: ViewerAnswer; signedIn: boolean }) {
   const retryAfter = answer.headers.find(([name]) => name.toLowerCase() === 'retry-after')?.[1] ?? null;
   const message = errorMessageOf(answer.body) ?? answer.text.slice(0, 500);
   return (
-    <div className="playground-refusal" role="alert">
-      <p className="playground-refusal-message">{message}</p>
-      <p>{refusalAdvice(answer.status, signedIn, retryAfter)}</p>
-      <p className="playground-refusal-links">
-        {answer.status === 402 && (
-          <a className="btn btn-primary btn-sm" href={AUTH_LINKS.pricing}>
-            See plans and pricing
-          </a>
-        )}
-        {(answer.status === 401 || answer.status === 403 || answer.status === 429) && signedIn && (
-          <a className="btn btn-secondary btn-sm" href={AUTH_LINKS.dashboard}>
-            Open your dashboard
-          </a>
-        )}
-        {answer.status >= 500 && (
-          <a className="btn btn-secondary btn-sm" href={STATUS_LINK}>
-            See the status page
-          </a>
-        )}
-      </p>
-    </div>
+    <RefusalBox message={message} advice={refusalAdvice(answer.status, signedIn, retryAfter)}>
+      {answer.status === 402 && (
+        <a className="btn btn-primary btn-sm" href={AUTH_LINKS.pricing}>
+          See plans and pricing
+        </a>
+      )}
+      {(answer.status === 401 || answer.status === 403 || answer.status === 429) && signedIn && (
+        <a className="btn btn-secondary btn-sm" href={AUTH_LINKS.dashboard}>
+          Open your dashboard
+        </a>
+      )}
+      {answer.status >= 500 && (
+        <a className="btn btn-secondary btn-sm" href={STATUS_LINK}>
+          See the status page
+        </a>
+      )}
+    </RefusalBox>
   );
 }
 
@@ -191,14 +182,10 @@ function AnswerPanel({
       <h2 id={`${tabsId}-title`} className="playground-section-title">
         Answer
       </h2>
-      <p className="playground-status">
-        <span className={`playground-status-code playground-status-${statusClass(answer.status)}`}>
-          {answer.status} {answer.statusText}
-        </span>
-        <span>{formatNumber(answer.ms)} ms</span>
+      <AnswerStatus status={answer.status} statusText={answer.statusText} ms={answer.ms}>
         <span>{formatBytes(answer.bytes)}</span>
         {table.kind === 'table' && <span>{formatNumber(table.rows.length)} rows</span>}
-      </p>
+      </AnswerStatus>
       {limits.length > 0 && (
         <dl className="playground-limits" aria-label="Call budget headers">
           {limits.map(([name, value]) => (
@@ -549,7 +536,7 @@ export function Playground({ catalogue }: Props) {
           )}
         </form>
         {state.failure !== '' && (
-          <p className="playground-refusal" role="alert">
+          <p className="answer-refusal" role="alert">
             {state.failure}
           </p>
         )}

@@ -16,6 +16,8 @@ import {
   withPublishedSiteUrl,
 } from '../../src/server/docs/markdown-plugins.ts';
 import { negotiateMarkdown, wantsMarkdown } from '../../src/server/app/markdown-twins.ts';
+import { FIRST_CALL_MARKER, firstCallSamples, withFirstCall } from '../../src/server/docs/first-call.ts';
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 async function html(markdown: string, url: string, siteUrl = DOCS_EXAMPLE_SITE_URL): Promise<string> {
@@ -138,5 +140,39 @@ describe('search results', () => {
       ['mark', 'income'],
       ['text', ' statement <script> of AAPL'],
     ]);
+  });
+});
+
+describe('the quickstart’s first call', () => {
+  it('is marked once in the quickstart’s Markdown, where the page puts the code tabs and "Run it"', () => {
+    const markdown = readFileSync('src/content/docs/quickstart.md', 'utf8');
+    expect(markdown.split(FIRST_CALL_MARKER)).toHaveLength(2);
+  });
+
+  it('is written by the sample generator in the twin: curl, JavaScript and Python, with the key placeholder', () => {
+    const twin = withFirstCall(`Ask for a quote.\n\n${FIRST_CALL_MARKER}\n\n## Next`);
+    expect(twin).not.toContain(FIRST_CALL_MARKER);
+    expect(twin).toContain(
+      "curl:\n\n```sh\ncurl --request GET \\\n  --url 'http://localhost:4322/stable/quote?symbol=AAPL&apikey=YOUR_API_KEY'\n```",
+    );
+    expect([...twin.matchAll(/^```(\w+)$/gm)].map((match) => match[1])).toEqual(['sh', 'js', 'python']);
+    expect(twin.endsWith('## Next')).toBe(true);
+    expect(withFirstCall('No marker here.')).toBe('No marker here.');
+  });
+
+  it('is the same request on the page, in every documentation language', () => {
+    const samples = firstCallSamples('http://127.0.0.1:4672');
+    expect(samples.map((sample) => sample.label)).toEqual([
+      'curl',
+      'JavaScript',
+      'Python',
+      'Go',
+      'PHP',
+      'Java',
+      'C#',
+      'Ruby',
+    ]);
+    for (const sample of samples)
+      expect(sample.code).toContain('http://127.0.0.1:4672/stable/quote?symbol=AAPL&apikey=YOUR_API_KEY');
   });
 });
