@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, type ReactNode } from 'react';
+import { formatDateTime } from '../lib/format.ts';
 import type { PricePlan } from '../lib/price-plans.ts';
 import { API_KEYS_PAGE, AUTH_LINKS } from '../lib/routes.ts';
 import {
@@ -67,8 +68,10 @@ function ApiKeyCard({ view }: { view: ReadyView }): ReactNode {
     <section className="dashboard__card dashboard__card--wide" aria-labelledby={headingId}>
       <div className="dashboard__card-head">
         <h2 id={headingId}>API key</h2>
-        <span className={`dashboard__badge dashboard__badge--${view.emailVerified ? 'active' : 'inactive'}`}>
-          {view.emailVerified ? 'Active' : 'Inactive'}
+        <span
+          className={`dashboard__badge dashboard__badge--${view.keyStatus === 'active' ? 'active' : 'inactive'}`}
+        >
+          {view.keyStatus === 'active' ? 'Active' : 'Unverified'}
         </span>
       </div>
       <p className="dashboard__text">
@@ -104,6 +107,16 @@ function ApiKeyCard({ view }: { view: ReadyView }): ReactNode {
           </a>
         </div>
       </div>
+      {view.keyStatus === 'unverified' && (
+        <p className="dashboard__hint">It answers calls once your email address is verified (see below).</p>
+      )}
+      {view.expiringKeys.map((key) => (
+        <p key={`${key.last4}-${key.expiresAt}`} className="dashboard__hint">
+          <span className="dashboard__badge dashboard__badge--neutral">Expiring</span> Your replaced key
+          ending in {key.last4} keeps working until <strong>{formatDateTime(key.expiresAt)}</strong>: move
+          your code to the key above before then.
+        </p>
+      ))}
     </section>
   );
 }
@@ -133,6 +146,31 @@ function PlanCard({ view }: { view: ReadyView }): ReactNode {
       <a className="dashboard__link" href={AUTH_LINKS.invoices}>
         Invoices
       </a>
+    </section>
+  );
+}
+
+/** Where to go from the overview to build with the key: the first call, the docs, the API viewer. */
+const START_LINKS = [
+  { href: '/developer/docs/quickstart', label: 'Quickstart: your first call' },
+  { href: '/developer/docs', label: 'API documentation' },
+  { href: '/playground', label: 'API viewer' },
+] as const;
+
+function StartCard(): ReactNode {
+  const headingId = useId();
+  return (
+    <section className="dashboard__card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Start building</h2>
+      <p className="dashboard__text">
+        Make your first call with your key, then find every endpoint in the documentation or try them in the
+        API viewer.
+      </p>
+      {START_LINKS.map((link) => (
+        <a key={link.href} className="dashboard__link" href={link.href}>
+          {link.label}
+        </a>
+      ))}
     </section>
   );
 }
@@ -311,8 +349,10 @@ function VerificationBox({ view }: { view: ReadyView }): ReactNode {
 }
 
 /**
- * The developer dashboard (SPEC §2): a greeting, the API key (masked until revealed, with copy),
- * whether the email is verified and so the key active, and the plan. Until the session is
+ * The developer dashboard (SPEC §2): a greeting, the API key (masked until revealed, with copy)
+ * with its state (active, unverified, a replaced key expiring), whether the email is verified, the
+ * plan with its limits and the way to upgrade, billing, and where to start building (quickstart,
+ * docs, API viewer). Until the session is
  * confirmed it shows a skeleton; signed-out visitors are sent away by the session's route guard.
  */
 export function Dashboard(): ReactNode {
@@ -341,6 +381,7 @@ export function Dashboard(): ReactNode {
         <VerificationBox view={view} />
         <PlanCard view={view} />
         <BillingCard />
+        <StartCard />
       </div>
     </div>
   );

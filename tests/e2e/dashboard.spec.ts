@@ -98,7 +98,9 @@ test.describe('developer dashboard', () => {
 
     const verification = page.getByRole('region', { name: 'Email verification' });
     await expect(verification).toContainText(`Your API key is inactive until you verify ${account.email}.`);
-    await expect(page.getByRole('region', { name: 'API key' }).getByText('Inactive')).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'API key' }).getByText('Unverified', { exact: true }),
+    ).toBeVisible();
 
     const resend = verification.getByRole('button', { name: 'Resend verification email' });
     await resend.click();
@@ -170,7 +172,7 @@ test.describe('developer dashboard', () => {
     );
   });
 
-  test('a developer whose address is verified sees the key active and no verification chores', async ({
+  test('a developer whose address is verified sees the key active, no verification chores, and where to start building', async ({
     page,
     request,
   }) => {
@@ -181,6 +183,39 @@ test.describe('developer dashboard', () => {
     const verification = page.getByRole('region', { name: 'Email verification' });
     await expect(verification).toContainText(`${account.email} is verified. Your API key is active.`);
     await expect(verification.getByRole('button')).toHaveCount(0);
+    const keyCard = page.getByRole('region', { name: 'API key' });
+    await expect(keyCard.getByText('Active', { exact: true })).toBeVisible();
+    await expect(keyCard.getByText('Expiring', { exact: true })).toHaveCount(0);
+
+    const start = page.getByRole('region', { name: 'Start building' });
+    for (const [name, href] of [
+      ['Quickstart: your first call', '/developer/docs/quickstart'],
+      ['API documentation', '/developer/docs'],
+      ['API viewer', '/playground'],
+    ] as const)
+      await expect(start.getByRole('link', { name })).toHaveAttribute('href', href);
+  });
+
+  test('a developer who replaced the key with a grace period is told on the overview when the old key stops working', async ({
+    page,
+    request,
+  }) => {
+    const account = await createAccount(request, { verified: true });
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    const oldKey = await apiKeyOf(page);
+    await page.evaluate(
+      () =>
+        window.appStores?.api('/api/portal/user/api-keys/roll', { method: 'POST', body: { grace: '24h' } }) ??
+        Promise.reject(new Error('no stores')),
+    );
+    await openPage(page, DASHBOARD);
+    const keyCard = page.getByRole('region', { name: 'API key' });
+    await expect(keyCard.getByText('Expiring', { exact: true })).toBeVisible();
+    await expect(keyCard).toContainText(
+      new RegExp(`Your replaced key ending in ${oldKey.slice(-4)} keeps working until \\w{3} \\d+, \\d{4}`),
+    );
+    await expect(keyCard.getByText(`${MASK}${oldKey.slice(-4)}`)).toHaveCount(0);
   });
 
   test('a signed-out visitor opening the dashboard ends on the home page without seeing account data', async ({

@@ -1,4 +1,5 @@
 import { computed, map } from 'nanostores';
+import type { AccountKeys } from '../dashboard-data.ts';
 import { ApiError, portal } from '../http.ts';
 import type { PricePlan } from '../price-plans.ts';
 import { $signedIn, showFlash } from './auth.ts';
@@ -44,6 +45,12 @@ export function verificationSentMessage(email: string): string {
 
 export type NoteType = 'info' | 'success' | 'error';
 
+/** A replaced key still in its grace period: it answers calls until `expiresAt`, then stops. */
+export interface ExpiringKey {
+  last4: string;
+  expiresAt: string;
+}
+
 /** The dashboard's own state; the account itself lives in the user store. */
 export interface DashboardState {
   /** Whether the API key is shown in full rather than masked. */
@@ -59,6 +66,8 @@ export interface DashboardState {
   mailboxAvailable: boolean;
   /** The visitor arrived from a paid checkout (`?checkout=success`): the page says the plan is active. */
   checkoutSucceeded: boolean;
+  /** Replaced keys that still work for a while, soonest to stop first; the key card warns of them. */
+  expiringKeys: ExpiringKey[];
 }
 
 const INITIAL: DashboardState = {
@@ -69,6 +78,7 @@ const INITIAL: DashboardState = {
   noteType: 'info',
   mailboxAvailable: false,
   checkoutSucceeded: false,
+  expiringKeys: [],
 };
 
 export const $dashboard = map<DashboardState>({ ...INITIAL });
@@ -86,6 +96,13 @@ export type DashboardView =
       apiKey: string;
       maskedKey: string;
       emailVerified: boolean;
+      /**
+       * The key's state at a glance: it answers calls ('active') or waits for the address to be
+       * verified ('unverified').
+       */
+      keyStatus: 'active' | 'unverified';
+      /** Replaced keys still answering calls until they expire, soonest first. */
+      expiringKeys: ExpiringKey[];
       planCode: string;
       isPremium: boolean;
       /** The plan as the catalogue describes it, or null while the catalogue is not loaded or lacks it. */
@@ -113,6 +130,8 @@ export const $dashboardView = computed(
       apiKey: user.apiKey,
       maskedKey: maskApiKey(user.apiKey),
       emailVerified: user.emailVerified,
+      keyStatus: user.emailVerified ? 'active' : 'unverified',
+      expiringKeys: dashboard.expiringKeys,
       planCode: user.planCode,
       isPremium: user.isPremium,
       plan,
@@ -145,8 +164,29 @@ function takeCheckoutSuccess(): void {
 let stopWatchingSession: (() => void) | undefined;
 
 /**
+ * Reads which replaced keys still work, so the key card can say when they stop. The API keys page
+ * owns the keys; a failure here leaves the card without the warning rather than with an error.
+ */
+export async function loadExpiringKeys(
+  request: () => Promise<AccountKeys> = () => portal<AccountKeys>('user/api-keys'),
+): Promise<void> {
+  try {
+    const { keys } = await request();
+    const expiring = keys
+      .filter((key): key is typeof key & { expiresAt: string } => key.expiresAt !== null)
+      .filter((key) => Date.parse(key.expiresAt) > Date.now())
+      .map((key) => ({ last4: key.last4, expiresAt: key.expiresAt }))
+      .sort((a, b) => Date.parse(a.expiresAt) - Date.parse(b.expiresAt));
+    $dashboard.setKey('expiringKeys', expiring);
+  } catch {
+    $dashboard.setKey('expiringKeys', []);
+  }
+}
+
+/**
  * Starts what the dashboard needs: the session check (shared with every island), the plan
- * catalogue for the plan's name, whether the local mailbox exists, and the subscription.
+ * catalogue for the plan's name, whether the local mailbox exists, the subscription and the
+ * replaced keys still in their grace period.
  */
 export function startDashboard(): void {
   takeCheckoutSuccess();
@@ -156,9 +196,15 @@ export function startDashboard(): void {
     $dashboard.setKey('mailboxAvailable', available);
   });
   stopWatchingSession?.();
-  // The subscription is read once the session is confirmed (the call needs the signed-in token).
+  // The subscription and the keys are read once the session is confirmed (the calls need the signed-in token).
+  let keysRead = false;
   stopWatchingSession = $sessionChecked.subscribe((checked) => {
-    if (checked && $signedIn.get() && !$subscription.get().loaded) void loadSubscription();
+    if (!checked || !$signedIn.get()) return;
+    if (!$subscription.get().loaded) void loadSubscription();
+    if (!keysRead) {
+      keysRead = true;
+      void loadExpiringKeys();
+    }
   });
 }
 
