@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, type ReactNode } from 'react';
+import { takeRequestedRun } from '../lib/docs/run-it-demand.ts';
 import {
   $runIt,
   $runItExplanation,
@@ -37,7 +38,8 @@ function AnswerBody({ answer }: { answer: RunItAnswer }): ReactNode {
  * "Run it": sends the documented request to the data API from the reader's browser, with their
  * own key (or the site's visitor access when signed out), and shows the real answer: its status,
  * how long it took and its JSON, labelled when it is demo data; a refusal or a failure is put in
- * words with the way out (verify the address, wait for the limit, retry).
+ * words with the way out (verify the address, wait for the limit, retry). Hydrated when first
+ * pressed (`client:demand`, src/lib/docs/run-it-demand.ts), so the page loads no framework before.
  */
 export function RunIt({ apiUrl, path, query }: Props): ReactNode {
   const state = useStore($runIt);
@@ -45,12 +47,24 @@ export function RunIt({ apiUrl, path, query }: Props): ReactNode {
   const key = useStore($runItKey);
   const hydrated = useHydrated();
 
-  useEffect(() => startRunIt(apiUrl), [apiUrl]);
-
   const running = state.status === 'running';
   const run = (): void => {
     void runIt({ path, query });
   };
+
+  useEffect(() => {
+    const stop = startRunIt(apiUrl);
+    // Hydrated because the reader pressed the server-rendered button: that press runs the request.
+    if (takeRequestedRun()) void runIt({ path, query });
+    return stop;
+  }, [apiUrl, path, query]);
+
+  // The server's words say both cases; once hydrated (on the first press) the island knows whose key it sends.
+  const intro = !hydrated
+    ? 'Sends this request from your browser, with your API key when you are signed in (else the site’s visitor access), and shows the answer.'
+    : key.kind === 'account'
+      ? `Sends this request from your browser with your API key (ending in ${key.last4}) and shows the answer.`
+      : 'Sends this request from your browser with the site’s visitor access and shows the answer; sign in to use your own key.';
   const answer = state.status === 'answered' ? state.answer : null;
   const announcement =
     answer === null
@@ -62,14 +76,10 @@ export function RunIt({ apiUrl, path, query }: Props): ReactNode {
   return (
     <section className="run-it" aria-label="Run this request" data-pagefind-ignore>
       <div className="run-it__bar">
-        <button type="button" className="btn btn-primary" disabled={!hydrated || running} onClick={run}>
+        <button type="button" className="btn btn-primary" disabled={running} onClick={run} data-run-it>
           {running ? 'Running…' : 'Run it'}
         </button>
-        <p className="run-it__intro">
-          {hydrated && key.kind === 'account'
-            ? `Sends this request from your browser with your API key (ending in ${key.last4}) and shows the answer.`
-            : 'Sends this request from your browser with the site’s visitor access and shows the answer; sign in to use your own key.'}
-        </p>
+        <p className="run-it__intro">{intro}</p>
       </div>
       <p className="visually-hidden" role="status">
         {announcement}

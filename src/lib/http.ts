@@ -259,14 +259,20 @@ export const DATA_API_TIMEOUT_MS = 30_000;
  * Sends a data API request exactly as a client would (the key in the `apikey` query parameter, no
  * cookies, no site headers) and keeps everything about the answer, refusals included: the API
  * viewer shows a 402 or a 429 as it is. Only a failure to reach the API rejects, with an
- * {@link ApiError} of status 0 that says so.
+ * {@link ApiError} of status 0 that says so. `cache: 'no-store'` makes every call reach the API
+ * (the quickstart's "Run it"), where an answer the browser still holds would otherwise come back.
  */
-export async function dataApiGet(url: string, signal?: AbortSignal): Promise<DataApiAnswer> {
+export async function dataApiGet(
+  url: string,
+  signal?: AbortSignal,
+  cache: RequestCache = 'default',
+): Promise<DataApiAnswer> {
   const timeout = AbortSignal.timeout(DATA_API_TIMEOUT_MS);
   const started = performance.now();
   try {
     const response = await fetch(url, {
       credentials: 'omit',
+      cache,
       signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
     });
     const text = await response.text();

@@ -33,11 +33,11 @@ test.describe('the quickstart', () => {
     await expect(page.getByRole('tabpanel', { name: 'Python' })).toContainText(`apikey=${key}`);
 
     const run = page.getByRole('region', { name: 'Run this request' });
-    await expect(run).toContainText(`with your API key (ending in ${key.slice(-4)})`);
     // The call goes to the data API itself, with the developer's own key.
     const sent = page.waitForRequest((req) => req.url().includes(`/stable/quote?symbol=AAPL&apikey=${key}`));
     await run.getByRole('button', { name: 'Run it' }).click();
     await sent;
+    await expect(run).toContainText(`with your API key (ending in ${key.slice(-4)})`);
     await expect(run.getByText(/^200\b/)).toBeVisible();
     await expect(run.getByText(/^\d+ ms$/)).toBeVisible();
     await expect(run.getByText('Demo data', { exact: true })).toBeVisible();
@@ -55,9 +55,9 @@ test.describe('the quickstart', () => {
     await expect(page.getByRole('tabpanel', { name: 'curl' })).toContainText('apikey=YOUR_API_KEY');
     await expect(page.getByText('These samples show YOUR_API_KEY')).toBeVisible();
     const run = page.getByRole('region', { name: 'Run this request' });
-    await expect(run).toContainText('with the site’s visitor access');
     await run.getByRole('button', { name: 'Run it' }).click();
     await expect(run.getByText(/^200\b/)).toBeVisible();
+    await expect(run).toContainText('with the site’s visitor access');
     await expect(
       run.getByRole('tree', { name: 'Answer as JSON' }).getByRole('treeitem', { name: 'symbol: "AAPL"' }),
     ).toBeVisible();
@@ -74,6 +74,8 @@ test.describe('the quickstart', () => {
   }) => {
     await openPage(page, QUICKSTART);
     const run = page.getByRole('region', { name: 'Run this request' });
+    await run.getByRole('button', { name: 'Run it' }).click();
+    await expect(run.getByText(/^200\b/)).toBeVisible();
     await context.setOffline(true);
     await run.getByRole('button', { name: 'Run it' }).click();
     const alert = run.getByRole('alert');

@@ -1,13 +1,14 @@
 import { $user } from '../stores/user.ts';
 import { startCodeTabs } from './code-tabs.ts';
 import { KEY_PLACEHOLDER } from './key-placeholder.ts';
+import { requestRun } from './run-it-demand.ts';
 
 /*
  * What the documentation pages do in the browser, without a framework: the phone's sidebar toggle,
  * the sidebar's current-page mark after a client-side page change, "Copy page as Markdown", a copy
- * button on every code sample, the code samples' language tabs (code-tabs.ts), and the reader's own
+ * button on every code sample, the code samples' language tabs (code-tabs.ts), the reader's own
  * API key in the samples once the session is known (never in the static HTML, which is the same for
- * everyone).
+ * everyone), and the first press of the quickstart's "Run it" (run-it-demand.ts).
  */
 
 export { KEY_PLACEHOLDER };
@@ -149,6 +150,11 @@ export function startDocs(): void {
     const code = target?.closest<HTMLElement>('[data-copy-code]');
     if (code) {
       void copyCode(code);
+      return;
+    }
+    // "Run it" pressed before its island is hydrated: the island is asked for, and runs once it is.
+    if (target?.closest('[data-run-it]')?.closest('astro-island')?.hasAttribute('ssr') === true) {
+      requestRun();
       return;
     }
     if (target?.closest('[data-docs-nav-toggle]')) {

@@ -220,7 +220,8 @@ export async function runIt(request: RunItRequest): Promise<void> {
     const key = await requestKey();
     await apiUrlKnown;
     const url = withKey(runItUrl($apiUrl.get(), request), key);
-    const answer = await dataApiGet(url, controller.signal);
+    // Every press is a call of its own, counted and logged, never an answer the browser kept.
+    const answer = await dataApiGet(url, controller.signal, 'no-store');
     if (controller.signal.aborted) return;
     $runIt.set({
       status: 'answered',
