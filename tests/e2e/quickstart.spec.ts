@@ -104,7 +104,7 @@ test.describe('the quickstart', () => {
     const alert = run.getByRole('alert');
     await expect(alert).toContainText('Please verify your email address to use this API key');
     await expect(alert).toContainText(
-      'Your email address is not verified yet, so your key does not answer calls.',
+      'Your email address is not verified yet, so your key does not answer calls',
     );
     expect(await axeViolations(page)).toEqual([]);
     await alert.getByRole('link', { name: 'Resend the email from your dashboard' }).click();

@@ -125,7 +125,7 @@ export function explainAnswer(answer: RunItAnswer, emailVerified: boolean): RunI
         : {
             message,
             advice:
-              'Your email address is not verified yet, so your key does not answer calls. Follow the link in the email we sent you, or send a new one from your dashboard, then run it again.',
+              'Your email address is not verified yet, so your key does not answer calls: verify it with the link we emailed you (your dashboard sends a new one), then run it again.',
             links: [{ href: AUTH_LINKS.dashboard, label: 'Resend the email from your dashboard' }],
             retry: true,
           };
