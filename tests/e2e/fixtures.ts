@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 export interface TestUser {
   username: string;
@@ -171,4 +171,19 @@ export async function startCheckout(
   expect(url).toMatch(/^\/billing\/checkout\/cs_test_/);
   await openPage(page, url);
   return account;
+}
+
+/** The first option of each question of the sign-up questionnaire, in order. */
+export const FIRST_OPTIONS = [
+  'Investment Analysis',
+  'Live Stock Data',
+  'Affordability',
+  'Developer',
+  'Search Engine',
+] as const;
+
+/** Answers the five questions with their first options and submits them. */
+export async function answerQuestionnaire(scope: Locator): Promise<void> {
+  for (const option of FIRST_OPTIONS) await scope.getByRole('button', { name: option, exact: true }).click();
+  await scope.getByRole('button', { name: 'Submit' }).click();
 }

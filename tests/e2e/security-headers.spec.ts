@@ -1,5 +1,12 @@
 import { expect, test, type APIResponse, type Page } from '@playwright/test';
-import { AUTH_EMULATOR_URL, createAccount, openPage, signInThroughApi, uniqueEmail } from './fixtures.ts';
+import {
+  answerQuestionnaire,
+  AUTH_EMULATOR_URL,
+  createAccount,
+  openPage,
+  signInThroughApi,
+  uniqueEmail,
+} from './fixtures.ts';
 
 /** The end-to-end data API's port on this machine's names: where the pages may call it. */
 const DATA_API_PORT = process.env.E2E_DATA_API_PORT ?? '4352';
@@ -148,6 +155,8 @@ test.describe('pages under the content security policy', () => {
     const google = page.getByRole('form', { name: 'Sign in with Google' });
     await google.getByLabel('Google account email').fill(uniqueEmail('csp-google'));
     await google.getByRole('button', { name: 'Continue with Google' }).click();
+    // A new Google account answers the sign-up questionnaire first, in place on /login.
+    await answerQuestionnaire(page.getByRole('main'));
     await expect(page).toHaveURL(new RegExp(`${DASHBOARD}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Welcome, csp-google-/);
 

@@ -1,6 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { AUTH_EMULATOR_URL, createAccount, openPage, uniqueEmail, updateIdentity } from './fixtures.ts';
+import {
+  answerQuestionnaire,
+  AUTH_EMULATOR_URL,
+  createAccount,
+  openPage,
+  uniqueEmail,
+  updateIdentity,
+} from './fixtures.ts';
 
 const DASHBOARD = '/developer/docs/dashboard';
 
@@ -29,15 +36,6 @@ async function openSignInPopup(page: Page) {
 async function expectError(page: Page, text: string): Promise<void> {
   await expect(page.getByRole('alert').filter({ hasText: text })).toHaveCount(2);
 }
-
-/** The first option of each question of the sign-up questionnaire, in order. */
-const FIRST_OPTIONS = [
-  'Investment Analysis',
-  'Live Stock Data',
-  'Affordability',
-  'Developer',
-  'Search Engine',
-] as const;
 
 /**
  * Signs in at the Auth emulator as the Google account the sign-in form names for an address (its
@@ -100,12 +98,6 @@ async function signInWithGoogle(scope: Page | Locator, email: string): Promise<v
   await expect(google.getByLabel('Google account email')).toBeFocused();
   await google.getByLabel('Google account email').fill(email);
   await google.getByRole('button', { name: 'Continue with Google' }).click();
-}
-
-/** Answers the five questions with their first options and submits them. */
-async function answerQuestionnaire(scope: Locator): Promise<void> {
-  for (const option of FIRST_OPTIONS) await scope.getByRole('button', { name: option, exact: true }).click();
-  await scope.getByRole('button', { name: 'Submit' }).click();
 }
 
 test.describe('sign in', () => {
