@@ -83,6 +83,8 @@ test.describe('resetting a forgotten password', () => {
     browser,
     request,
   }) => {
+    // Four pages in two browsers, one of them cold (the later sign-in loads /login's whole script).
+    test.slow();
     const account = await createAccount(request);
 
     await openPage(page, '/forgotpassword');
