@@ -66,6 +66,10 @@ test.describe('the quickstart', () => {
       '/developer/docs/data-sources',
     );
     expect(await axeViolations(page)).toEqual([]);
+    // And on a phone, with the answer shown.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
   test('a visitor who loses the connection is told so and runs it again once back online', async ({
