@@ -24,7 +24,7 @@ import {
   DELETE_WITH_SUBSCRIPTION_MESSAGE,
   USERNAME_TAKEN_MESSAGE,
 } from '../../src/server/services/account-settings.ts';
-import { accountsAppOn, post, refreshCookieOf } from './accounts-app.ts';
+import { accessTokenFor, accountsAppOn, post, refreshCookieOf } from './accounts-app.ts';
 import { openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 
 /*
@@ -98,7 +98,9 @@ async function member(options: { google?: boolean } = {}) {
     };
   };
   // A Google-only account has no password to sign in with: its session is made as sign-in makes one.
-  const first = options.google ? await googleSession(userId) : await signIn();
+  const first = options.google
+    ? { token: await accessTokenFor(h.db, userId, 'free'), refresh: '' }
+    : await signIn();
   const send = (method: string, path: string, body?: unknown, token = first.token) =>
     app().request(`/portal${path}`, {
       method,
@@ -119,11 +121,6 @@ async function member(options: { google?: boolean } = {}) {
     send,
     settings,
   };
-}
-
-async function googleSession(userId: string): Promise<{ token: string; refresh: string }> {
-  const { accessTokenFor } = await import('./accounts-app.ts');
-  return { token: await accessTokenFor(h.db, userId, 'free'), refresh: '' };
 }
 
 async function errorOf(res: Response): Promise<Json> {

@@ -1,10 +1,14 @@
 import { map } from 'nanostores';
 import type { AccountSettings } from '../dashboard-data.ts';
 import { getClientAuth } from '../firebase.ts';
-import { DELETE_CONFIRMATION_MESSAGE, usernameProblem } from '../form-rules.ts';
+import {
+  DELETE_CONFIRMATION_MESSAGE,
+  isEmailAddress,
+  MIN_PASSWORD_LENGTH,
+  usernameProblem,
+} from '../form-rules.ts';
 import { ApiError, portal } from '../http.ts';
 import { EMAIL_MESSAGE, FILL_ALL_FIELDS_MESSAGE, PASSWORD_MESSAGE } from '../messages.ts';
-import { isEmailAddress, MIN_PASSWORD_LENGTH } from '../form-rules.ts';
 import type { UserData } from '../user-data.ts';
 import { $signedIn, signedOut } from './auth.ts';
 import { $passwordReset, requestPasswordReset } from './password-reset.ts';
