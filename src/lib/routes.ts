@@ -197,17 +197,21 @@ export const ROUTE_REDIRECTS: Readonly<Record<string, string>> = {
   '/documentation': '/developer/docs',
 };
 
+/** The admin console: administrators, and analysts (read-only); everyone else is sent to /. */
+export const STAFF_ROUTES: readonly string[] = [AUTH_LINKS.admin];
+
 /** Pages for administrators only; everyone else is sent to /. */
-export const ADMIN_ROUTES: readonly string[] = [AUTH_LINKS.admin, AUTH_LINKS.linkUser];
+export const ADMIN_ROUTES: readonly string[] = [AUTH_LINKS.linkUser];
 
 function underAny(routes: readonly string[], path: string): boolean {
   const target = normalizePath(path);
   return routes.some((route) => target === route || target.startsWith(`${route}/`));
 }
 
-/** What a path needs of its visitor: nothing, a signed-in user, or an administrator. */
-export function routeAccess(path: string): 'public' | 'user' | 'admin' {
+/** What a path needs of its visitor: nothing, a signed-in user, staff (admin or analyst), or an administrator. */
+export function routeAccess(path: string): 'public' | 'user' | 'staff' | 'admin' {
   if (underAny(ADMIN_ROUTES, path)) return 'admin';
+  if (underAny(STAFF_ROUTES, path)) return 'staff';
   return underAny(PROTECTED_ROUTES, path) ? 'user' : 'public';
 }
 

@@ -1,3 +1,4 @@
+import { ADMIN_NAV, adminUserHref, isStaffRole } from '../../src/lib/admin.ts';
 import { describe, expect, it } from 'vitest';
 import {
   DASHBOARD_NAV,
@@ -357,6 +358,23 @@ describe('the dashboard’s navigation', () => {
         link.href === '/developer/docs/quickstart' ? 'public' : 'user',
       );
     }
+  });
+});
+
+describe('who may open the admin pages', () => {
+  it('keeps the admin console and every page below it for staff, and Link User for administrators', () => {
+    for (const link of ADMIN_NAV) expect(routeAccess(link.href), link.href).toBe('staff');
+    expect(routeAccess(adminUserHref('7d4c1a2e-0000-4000-8000-000000000000'))).toBe('staff');
+    expect(routeAccess('/profile-link')).toBe('admin');
+    expect(routeAccess('/profile-link/')).toBe('admin');
+  });
+
+  it('counts administrators and any role containing analyst as staff, and nobody else', () => {
+    expect(isStaffRole('admin')).toBe(true);
+    expect(isStaffRole('analyst')).toBe(true);
+    expect(isStaffRole('senior-analyst')).toBe(true);
+    expect(isStaffRole('user')).toBe(false);
+    expect(isStaffRole('')).toBe(false);
   });
 });
 

@@ -7,7 +7,8 @@ import { $avatarLetter, $roles, $user } from '../stores/user.ts';
  * The header's signed-in parts (src/components/header/HeaderAuth.astro and the mobile panel) on the
  * session and user stores: `<html data-auth>` shows the signed-in or signed-out block (the
  * first-paint script set it from the stored session; this keeps it true once the session is known),
- * the avatar letter and the username are filled in, Admin and Link User show for admins and the
+ * the avatar letter and the username are filled in, Admin shows for staff (admins and analysts) and Link User
+ * for admins, and the
  * legacy documentation items for legacy users (and what stands in for them, `[data-non-legacy-only]`,
  * for everyone else), and Logout signs out.
  */
@@ -27,7 +28,7 @@ function render(): void {
   const user = $user.get();
   const name = user.username.trim();
   const letter = $avatarLetter.get();
-  const { isAdmin } = $roles.get();
+  const { isAdmin, isPrivileged } = $roles.get();
   setAll('[data-avatar-letter]', (element) => {
     element.textContent = letter;
   });
@@ -42,6 +43,9 @@ function render(): void {
   });
   setAll('[data-admin-only]', (element) => {
     element.hidden = !isAdmin;
+  });
+  setAll('[data-staff-only]', (element) => {
+    element.hidden = !isPrivileged;
   });
   setAll('[data-legacy-only]', (element) => {
     element.hidden = !user.legacy;

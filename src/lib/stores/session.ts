@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import { isStaffRole } from '../admin.ts';
 import { ApiError, appServer, portal, setSessionRefresher } from '../http.ts';
 import { routeAccess } from '../routes.ts';
 import type { UserData } from '../user-data.ts';
@@ -175,15 +176,18 @@ function offerSignInAfterGuard(): void {
 }
 
 /**
- * Sends a signed-out visitor away from account pages, and anyone but an administrator away from
- * admin pages, remembering the page so that signing in can return there.
+ * Sends a signed-out visitor away from account pages, anyone but staff away from the admin console
+ * and anyone but an administrator away from admin pages, remembering the page so that signing in can return there.
  */
 export function guardRoute(): void {
   if (typeof location === 'undefined') return;
   const access = routeAccess(location.pathname);
   if (access === 'public') return;
   const signedInNow = $auth.get().accessToken !== PUBLIC_TOKEN;
-  const allowed = signedInNow && (access === 'user' || $user.get().userRole === 'admin');
+  const role = $user.get().userRole;
+  const allowed =
+    signedInNow &&
+    (access === 'user' || (access === 'staff' ? isStaffRole(role) : role === 'admin'));
   if (allowed) return;
   if (!signedInNow) {
     const path = location.pathname + location.search;

@@ -53,6 +53,11 @@ export const AUDIT_ACTIONS = [
   'sessions_end',
   'data_export',
   'account_delete',
+  'impersonate_end',
+  'legacy_change',
+  'verification_resend',
+  'coupon_create',
+  'coupon_disable',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -130,6 +135,11 @@ export const users = pgTable(
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     check('users_role_check', sql`role in ('user', 'analyst', 'admin')`),
+    // The admin console's search matches the start of an address or username, and its list sorts by
+    // sign-up date: indexes that keep both fast with hundreds of thousands of accounts.
+    index('users_email_prefix_idx').on(sql`lower(${t.email}) text_pattern_ops`),
+    index('users_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
+    index('users_created_at_idx').on(t.createdAt, t.id),
   ],
 );
 
@@ -239,9 +249,17 @@ export const coupons = pgTable(
       .default(sql`'{}'::text[]`),
     validUntil: timestamp('valid_until', { withTimezone: true, mode: 'date' }),
     active: boolean('active').notNull().default(true),
+    /** How many checkouts may use the coupon; null means no cap. */
+    maxRedemptions: integer('max_redemptions'),
+    /** Checkouts paid with the coupon, counted when the subscription starts. */
+    timesRedeemed: integer('times_redeemed').notNull().default(0),
+    /** The administrator who created the coupon (null for seeded ones and deleted accounts). */
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   () => [
+    check('coupons_max_redemptions_check', sql`max_redemptions is null or max_redemptions > 0`),
+    check('coupons_times_redeemed_check', sql`times_redeemed >= 0`),
     check('coupons_code_upper_check', sql`code = upper(code) and code <> ''`),
     check('coupons_percent_off_check', sql`percent_off is null or percent_off between 1 and 100`),
     check('coupons_amount_off_check', sql`amount_off_cents is null or amount_off_cents > 0`),

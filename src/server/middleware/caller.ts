@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { isStaffRole } from '../../lib/admin.ts';
 import type { AccountsEnv, Caller } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
 import { bearerToken } from '../app/request.ts';
@@ -11,6 +12,7 @@ import { accessKey, verifyAccessToken } from '../auth/tokens.ts';
 export const SIGN_IN_REQUIRED_MESSAGE = 'Please sign in to continue.';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
 export const ADMIN_ONLY_MESSAGE = 'Only administrators can do this.';
+export const STAFF_ONLY_MESSAGE = 'Only administrators and analysts can see this.';
 
 const ANONYMOUS: Caller = { kind: 'anonymous' };
 
@@ -66,6 +68,22 @@ export function requireAdmin(): MiddlewareHandler<AccountsEnv> {
     if (refusal !== null) return refusal;
     if (c.var.caller.kind !== 'user' || c.var.caller.role !== 'admin') {
       return apiError(c, 403, ADMIN_ONLY_MESSAGE);
+    }
+    return next();
+  };
+}
+
+/**
+ * Lets staff through (administrators, and analysts: a role containing 'analyst', SPEC §6), who read
+ * the admin console; like requireUser without a user, and 403 for everyone else. Writes stay behind
+ * requireAdmin.
+ */
+export function requireStaff(): MiddlewareHandler<AccountsEnv> {
+  return async (c, next) => {
+    const refusal = userRefusal(c);
+    if (refusal !== null) return refusal;
+    if (c.var.caller.kind !== 'user' || !isStaffRole(c.var.caller.role)) {
+      return apiError(c, 403, STAFF_ONLY_MESSAGE);
     }
     return next();
   };
