@@ -142,6 +142,12 @@ async function lockUser(db: Db, userId: string): Promise<User | null> {
 }
 
 /**
+ * What an audit entry records beside the change itself: why (an administrator's reason) and through
+ * what (the console, the command line).
+ */
+export type AuditExtra = Record<string, unknown>;
+
+/**
  * Blocks or unblocks an account, audited in the same transaction. Blocking also revokes every refresh
  * token, so existing sign-ins end at their next refresh rather than when they expire.
  */
@@ -150,6 +156,7 @@ export function setBlocked(
   userId: string,
   blocked: boolean,
   actorId: string | null,
+  extra: AuditExtra = {},
 ): Promise<User | null> {
   return db.transaction(async (tx) => {
     const before = await lockUser(tx, userId);
@@ -165,7 +172,7 @@ export function setBlocked(
       actorUserId: actorId,
       action: blocked ? 'block' : 'unblock',
       targetUserId: userId,
-      details: { from: before.blocked, to: blocked },
+      details: { ...extra, from: before.blocked, to: blocked },
     });
     return row ?? null;
   });
@@ -177,6 +184,7 @@ export function setRole(
   userId: string,
   role: UserRole,
   actorId: string | null,
+  extra: AuditExtra = {},
 ): Promise<User | null> {
   return db.transaction(async (tx) => {
     const before = await lockUser(tx, userId);
@@ -186,7 +194,7 @@ export function setRole(
       actorUserId: actorId,
       action: 'role_change',
       targetUserId: userId,
-      details: { from: before.role, to: role },
+      details: { ...extra, from: before.role, to: role },
     });
     return row ?? null;
   });
@@ -201,6 +209,7 @@ export function setPlan(
   userId: string,
   planCode: string,
   actorId: string | null,
+  extra: AuditExtra = {},
 ): Promise<User | null> {
   return db.transaction(async (tx) => {
     const [plan] = await tx.select().from(pricePlans).where(eq(pricePlans.code, planCode)).limit(1);
@@ -213,7 +222,7 @@ export function setPlan(
       actorUserId: actorId,
       action: 'plan_change',
       targetUserId: userId,
-      details: { from: before.planCode, to: planCode },
+      details: { ...extra, from: before.planCode, to: planCode },
     });
     return row ?? null;
   });
