@@ -47,20 +47,20 @@ export const REASON_MAX_LENGTH = 500;
  * a whole user id; every filter is optional; `cursor` is the `nextCursor` of the page before.
  */
 export interface UserSearch {
-  q?: string;
-  plan?: string;
-  role?: UserRole;
-  blocked?: boolean;
-  verified?: boolean;
-  legacy?: boolean;
+  q?: string | undefined;
+  plan?: string | undefined;
+  role?: UserRole | undefined;
+  blocked?: boolean | undefined;
+  verified?: boolean | undefined;
+  legacy?: boolean | undefined;
   /** Signed up on or after this day (YYYY-MM-DD, UTC). */
-  from?: string;
+  from?: string | undefined;
   /** Signed up on or before this day (YYYY-MM-DD, UTC). */
-  to?: string;
-  sort?: UserSort;
-  order?: 'asc' | 'desc';
-  limit?: number;
-  cursor?: string;
+  to?: string | undefined;
+  sort?: UserSort | undefined;
+  order?: 'asc' | 'desc' | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
 }
 
 /** One row of the users list. */

@@ -354,10 +354,10 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
       const account = await registered();
       const { accessToken, refreshToken } = await session(account.email);
       const { accessToken: adminToken } = await admin();
-      const block = await app.request(`/admin/users/${account.userid}/block`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${adminToken}` },
-      });
+      const block = await app.request(
+        `/admin/users/${account.userid}/block`,
+        post({ reason: 'Card testing from this account' }, { Authorization: `Bearer ${adminToken}` }),
+      );
       expect(block.status).toBe(200);
       const refused = await signIn(account.email);
       expect(refused.status).toBe(403);
@@ -370,10 +370,10 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
         .where(and(eq(auditLog.targetUserId, account.userid), eq(auditLog.action, 'block')));
       expect(entry).toBeDefined();
 
-      const unblock = await app.request(`/admin/users/${account.userid}/unblock`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${adminToken}` },
-      });
+      const unblock = await app.request(
+        `/admin/users/${account.userid}/unblock`,
+        post({ reason: 'Card testing from this account' }, { Authorization: `Bearer ${adminToken}` }),
+      );
       expect(unblock.status).toBe(200);
       expect((await signIn(account.email)).status).toBe(200);
     });
@@ -757,8 +757,12 @@ describe.each(databaseTargets())('sign-in flows on $name', (target) => {
       const res = await app.request(`/admin/users/${account.userid}`, bearer(adminToken));
       expect(res.status).toBe(200);
       const json = await body(res);
-      expect(json).toMatchObject({ userid: account.userid, blocked: false });
+      expect(json).toMatchObject({ user: { id: account.userid, email: account.email, blocked: false } });
       expect(json).not.toHaveProperty('apiKey');
+      const [key] = await db().select().from(apiKeys).where(eq(apiKeys.userId, account.userid));
+      // The console names keys by their last four characters; the key itself never leaves.
+      expect(JSON.stringify(json)).toContain(`"last4":"${key?.last4 ?? 'none'}"`);
+      expect(JSON.stringify(json)).not.toContain(key?.keyCiphertext ?? 'none');
       const { accessToken } = await session(account.email);
       expect((await app.request(`/admin/users/${account.userid}`, bearer(accessToken))).status).toBe(403);
       expect((await app.request(`/admin/users/${randomUUID()}`, bearer(adminToken))).status).toBe(404);

@@ -186,8 +186,7 @@ export function guardRoute(): void {
   const signedInNow = $auth.get().accessToken !== PUBLIC_TOKEN;
   const role = $user.get().userRole;
   const allowed =
-    signedInNow &&
-    (access === 'user' || (access === 'staff' ? isStaffRole(role) : role === 'admin'));
+    signedInNow && (access === 'user' || (access === 'staff' ? isStaffRole(role) : role === 'admin'));
   if (allowed) return;
   if (!signedInNow) {
     const path = location.pathname + location.search;
