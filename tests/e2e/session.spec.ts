@@ -86,8 +86,8 @@ test.describe('the session in the browser', () => {
       }
     }, account.userid);
 
-    // The renewed session is a real one, and an ordinary user is still no administrator.
-    expect(outcome).toEqual({ status: 403, message: 'Only administrators can do this.' });
+    // The renewed session is a real one, and an ordinary user is still no member of staff.
+    expect(outcome).toEqual({ status: 403, message: 'Only administrators and analysts can see this.' });
     expect(calls).toEqual([
       `/api/admin/users/${account.userid}`,
       '/api/app/auth/refresh',
