@@ -431,6 +431,21 @@ describe('client addresses', () => {
     expect(await (await app.request(request)).json()).toMatchObject({ ip: '192.0.2.4' });
   });
 
+  it('reads the address Astro’s dev server hands over in its render options', async () => {
+    const request = new Request('http://localhost/ip');
+    Reflect.set(request, Symbol.for('astro.renderOptions'), { clientAddress: '192.0.2.5' });
+    expect(await (await app.request(request)).json()).toMatchObject({ ip: '192.0.2.5' });
+  });
+
+  it('still knows the address after the body limit has read the body', async () => {
+    const limited = new Hono()
+      .use(bodyLimit(1024))
+      .post('/ip', async (c) => c.json({ ip: clientIp(c), body: await c.req.text() }));
+    const request = new Request('http://localhost/ip', { method: 'POST', body: 'hello' });
+    Reflect.set(request, Symbol.for('astro.clientAddress'), '192.0.2.6');
+    expect(await (await limited.request(request)).json()).toEqual({ ip: '192.0.2.6', body: 'hello' });
+  });
+
   it('reads the socket address under the Node server', async () => {
     const server = createAdaptorServer({ fetch: app.fetch }) as Server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

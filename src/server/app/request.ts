@@ -8,6 +8,8 @@ import { trustsProxy } from './config.ts';
 
 /** Where Astro's node adapter records the socket address on the Request it builds. */
 const ASTRO_CLIENT_ADDRESS = Symbol.for('astro.clientAddress');
+/** Where Astro hands its render options (the dev server's socket address among them) to src/fetch.ts. */
+const ASTRO_RENDER_OPTIONS = Symbol.for('astro.renderOptions');
 
 function cleanAddress(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
@@ -19,6 +21,12 @@ function cleanAddress(value: unknown): string | undefined {
 function socketAddress(c: Context): string | undefined {
   const fromAstro = cleanAddress(Reflect.get(c.req.raw, ASTRO_CLIENT_ADDRESS));
   if (fromAstro !== undefined) return fromAstro;
+  const options: unknown = Reflect.get(c.req.raw, ASTRO_RENDER_OPTIONS);
+  const fromDevServer =
+    typeof options === 'object' && options !== null
+      ? cleanAddress((options as { clientAddress?: unknown }).clientAddress)
+      : undefined;
+  if (fromDevServer !== undefined) return fromDevServer;
   try {
     return cleanAddress(getConnInfo(c).remote.address);
   } catch {

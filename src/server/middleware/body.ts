@@ -18,6 +18,19 @@ function declaredLength(c: Context): number | undefined {
 }
 
 /**
+ * Astro records what it knows of a request (the client's address, its render options) on the
+ * Request object itself; a copy made to replace the body must carry them, or every request with a
+ * body would seem to come from nowhere (one shared budget for per-address limits, no address in
+ * the sessions list, no loopback check).
+ */
+function keepAstroRecords(original: Request, copy: Request): Request {
+  for (const key of Object.getOwnPropertySymbols(original)) {
+    if (key.description?.startsWith('astro.') === true) Reflect.set(copy, key, Reflect.get(original, key));
+  }
+  return copy;
+}
+
+/**
  * Refuses bodies over `maxBytes` with 413. A declared Content-Length over the limit is refused
  * without reading; otherwise the bytes are counted as they stream in, because chunked uploads
  * declare no length and a declared length proves nothing before the bytes arrive. The accepted body
@@ -54,7 +67,7 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler {
       body.set(chunk, offset);
       offset += chunk.byteLength;
     }
-    c.req.raw = new Request(raw, { body });
+    c.req.raw = keepAstroRecords(raw, new Request(raw, { body }));
     await next();
   };
 }
