@@ -6,6 +6,7 @@ import {
   displayUrl,
   ensureMarketData,
   probeUrl,
+  recordEmbeddedServer,
   startDataApi,
   startStatusMonitor,
   stopStatusMonitor,
@@ -27,11 +28,13 @@ try {
     probeUrl(config.host, config.sitePort),
     probeUrl(config.host, dataApi.port),
   );
+  const forgetRecord = recordEmbeddedServer(probeUrl(config.host, site.address.port));
   stopOnSignals(async () => {
     await stopStatusMonitor(status);
     await site.stop();
     await closeServer(dataApi.server);
     await closeDatabase();
+    forgetRecord();
     await emulator?.stop();
   });
   console.log(`

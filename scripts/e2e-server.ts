@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBuild, launchProduction, stopOnSignals } from './launch.ts';
 
 // The production build on ports of its own, with a throwaway database, so end-to-end runs never
-// touch a developer's running site or data.
-const dataDir = mkdtempSync(path.join(tmpdir(), 'e2e-data-'));
+// touch a developer's running site or data. The data directory is named after the site's port, so
+// the stories find it (tests/e2e/fixtures.ts runs `npm run user:role` against it); a run starts empty.
 process.env.PORT = process.env.E2E_SITE_PORT ?? '4351';
+const dataDir = path.join(tmpdir(), `e2e-data-${process.env.PORT}`);
+rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
 process.env.DATA_API_PORT = process.env.E2E_DATA_API_PORT ?? '4352';
 process.env.FIREBASE_AUTH_EMULATOR_PORT = process.env.E2E_AUTH_EMULATOR_PORT ?? '9699';
 process.env.DATA_DIR = dataDir;

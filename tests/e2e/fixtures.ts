@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 export interface TestUser {
@@ -111,6 +114,31 @@ export async function updateIdentity(
     { data: { localId: uid, ...changes }, headers: { Authorization: 'Bearer owner' } },
   );
   if (!answer.ok()) throw new Error(`the emulator refused the change: ${await answer.text()}`);
+}
+
+/** The end-to-end site's data directory: scripts/e2e-server.ts names it after the site's port. */
+export const E2E_DATA_DIR = path.join(tmpdir(), `e2e-data-${process.env.E2E_SITE_PORT ?? '4351'}`);
+
+/**
+ * Gives a real account a role with `npm run user:role`, as an operator makes the first admin: the
+ * command finds the running end-to-end server in its data directory and changes the role in that
+ * server's process. Rejects with the command's own message when it fails.
+ */
+export function setRole(email: string, role: 'user' | 'analyst' | 'admin'): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: E2E_DATA_DIR };
+  delete env.DATABASE_URL;
+  delete env.DATABASE_SCHEMA;
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['scripts/user-role.ts', email, role],
+      { env, timeout: 60_000 },
+      (error, _stdout, stderr) => {
+        if (error === null) resolve();
+        else reject(new Error(`npm run user:role failed: ${stderr.trim() || error.message}`));
+      },
+    );
+  });
 }
 
 /**

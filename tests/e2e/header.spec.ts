@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { DATASETS, DOCUMENTATION_MENU } from '../../src/lib/routes.ts';
-import { createAccount, openPage, signInAs, type Account } from './fixtures.ts';
+import { createAccount, openPage, setRole, signInAs, signInThroughApi, type Account } from './fixtures.ts';
 
 const mainNav = (page: import('@playwright/test').Page) =>
   page.getByRole('navigation', { name: 'Main' }).first();
@@ -117,6 +117,28 @@ test.describe('header auth block', () => {
       .click();
     const menu = page.locator('#header-menu-account');
     await expect(menu.getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/developer/docs/admin');
+    await expect(menu.getByRole('link', { name: 'Link User' })).toHaveAttribute('href', '/profile-link');
+  });
+
+  test('an account the operator makes analyst finds Admin but not Link User; made admin, finds both', async ({
+    page,
+    request,
+  }) => {
+    test.slow();
+    const account = await createAccount(request);
+    await setRole(account.email, 'analyst');
+    await openPage(page, '/');
+    await signInThroughApi(page, account);
+    const avatar = page.getByRole('banner').getByRole('button', { name: /^Account menu/ });
+    const menu = page.locator('#header-menu-account');
+    await avatar.click();
+    await expect(menu.getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/developer/docs/admin');
+    await expect(menu.getByRole('link', { name: 'Link User' })).toHaveCount(0);
+
+    await setRole(account.email, 'admin');
+    await openPage(page, '/');
+    await avatar.click();
+    await expect(menu.getByRole('link', { name: 'Admin' })).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Link User' })).toHaveAttribute('href', '/profile-link');
   });
 

@@ -15,6 +15,7 @@ import { clientConfigRoutes } from '../routes/client-config.ts';
 import { devauthRoutes } from '../routes/devauth.ts';
 import { enterpriseRoutes } from '../routes/enterprise.ts';
 import { helpRoutes } from '../routes/help.ts';
+import { internalRoutes } from '../routes/internal.ts';
 import { marketChartRoutes } from '../routes/market-chart.ts';
 import { playgroundRoutes } from '../routes/playground.ts';
 import { createMarketHistoryRoutes } from '../routes/market-history.ts';
@@ -64,6 +65,7 @@ const api = new Hono<AccountsEnv>()
   .route('/playground', playgroundRoutes)
   .route('/admin', adminRoutes)
   .route('/devauth', devauthRoutes)
+  .route('/internal', internalRoutes)
   .route('/', supportRoutes)
   .route('/', clientConfigRoutes)
   .route('/', devMailboxRoutes);

@@ -49,6 +49,21 @@ export function clientIp(c: Context): string {
   return socketAddress(c) ?? 'unknown';
 }
 
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip'] as const;
+
+/**
+ * Whether the request came straight from this machine: its socket's peer is a loopback address and
+ * no proxy says it relayed it (Astro takes a forwarded client address for the socket's). Only a
+ * local command's calls are meant to pass; a local reverse proxy's pass too, which is why such
+ * routes also ask for proof that the caller can read the server secret.
+ */
+export function isDirectLoopbackRequest(c: Context): boolean {
+  if (FORWARDING_HEADERS.some((name) => c.req.header(name) !== undefined)) return false;
+  const address = socketAddress(c);
+  if (address === undefined) return false;
+  return address === '::1' || (isIP(address) === 4 && address.startsWith('127.'));
+}
+
 /** The first value of a comma-separated forwarded header, as set by the proxy closest to the client. */
 function firstForwarded(value: string | undefined): string | undefined {
   const first = value?.split(',')[0]?.trim();

@@ -7,8 +7,9 @@ import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from '../services/market-d
 import { secureAnswer } from './answer-headers.ts';
 import { compressAnswer } from './compress.ts';
 import { markdownTwins, negotiateMarkdown } from './markdown-twins.ts';
-import { seedSettings } from './config.ts';
+import { readConfig, seedSettings } from './config.ts';
 import { pagePolicyMaker, readBuiltPagePolicy } from './content-security-policy.ts';
+import { embeddedDataDir, recordRunningServer } from './running-server.ts';
 import { serveHashedAsset } from './static-assets.ts';
 import { RenewalJob } from '../services/billing/renewals.ts';
 import { checkPaymentSettings } from '../services/billing/payment-provider.ts';
@@ -141,6 +142,16 @@ export function startRenewalJob(siteUrl: string): RenewalJob {
 }
 
 /**
+ * On the embedded database, says in the data directory that this process holds it and where its
+ * site answers, so `npm run user:role` goes through this process instead of opening the database
+ * beside it. Answers what removes the record; call it once the database is closed.
+ */
+export function recordEmbeddedServer(siteUrl: string): () => void {
+  const dataDir = embeddedDataDir(readConfig());
+  return dataDir === undefined ? () => undefined : recordRunningServer(dataDir, siteUrl);
+}
+
+/**
  * Opens the database (migrating it) and starts the site and the data API in this process: PGlite
  * allows a single process per data directory, so on the embedded default both servers share it.
  */
@@ -173,6 +184,7 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
   });
   const status = startStatusMonitor(probeUrl(host, sitePort), probeUrl(host, dataApi.port));
   const renewals = startRenewalJob(probeUrl(host, sitePort));
+  const forgetRecord = recordEmbeddedServer(probeUrl(host, sitePort));
   return {
     siteUrl: displayUrl(host, sitePort),
     dataApiUrl: displayUrl(host, dataApi.port),
@@ -185,6 +197,7 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
       await Promise.all([closeServer(site), closeServer(dataApi.server)]);
       await closeSharedDataApi();
       await closeDatabase();
+      forgetRecord();
     },
   };
 }
