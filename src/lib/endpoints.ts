@@ -19,6 +19,14 @@ export const PORTAL_URL = trimSlash(setting(import.meta.env.PUBLIC_PORTAL_URL, '
 export const APP_SERVER_URL = trimSlash(setting(import.meta.env.PUBLIC_APP_SERVER_URL, '/api/app'));
 
 /**
+ * The admin console's calls (/api/admin): they sit beside the portal's on the accounts API, so a portal
+ * moved to another address takes them along.
+ */
+export const ADMIN_API_URL = PORTAL_URL.endsWith('/portal')
+  ? `${PORTAL_URL.slice(0, -'/portal'.length)}/admin`
+  : '/api/admin';
+
+/**
  * Carries the public token on every call of the browser, also when signed in, so the server can tell
  * the site's own pages apart and serve a signed-in visitor whose key cannot be used the free sample.
  */

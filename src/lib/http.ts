@@ -1,5 +1,5 @@
 import { FetchError, ofetch } from 'ofetch';
-import { APP_SERVER_URL, PORTAL_URL, PUBLIC_AUTH_HEADER } from './endpoints.ts';
+import { ADMIN_API_URL, APP_SERVER_URL, PORTAL_URL, PUBLIC_AUTH_HEADER } from './endpoints.ts';
 import { $auth, PUBLIC_TOKEN } from './stores/auth.ts';
 
 /**
@@ -236,6 +236,11 @@ export function portal<T>(path: string, request?: ApiRequest): Promise<T> {
 /** An app-server call (`auth/signin`, `auth/refresh`, …), relative to the app server's base. */
 export function appServer<T>(path: string, request?: ApiRequest): Promise<T> {
   return api<T>(`${APP_SERVER_URL}/${path}`, request);
+}
+
+/** An admin console call (`users`, `users/<id>/block`, …), relative to the admin API's base. */
+export function adminApi<T>(path: string, request?: ApiRequest): Promise<T> {
+  return api<T>(`${ADMIN_API_URL}/${path}`, request);
 }
 
 /** A data API answer as the API viewer shows it: status, timing, size, every header and the body's text. */
