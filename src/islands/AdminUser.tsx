@@ -481,12 +481,16 @@ function describe(pending: PendingAction, detail: Detail): { title: string; text
         text: `A new link to verify the address is emailed to ${who}. Their keys start working once they open it.`,
         confirm: 'Send link',
       };
-    case 'revoke':
+    case 'revoke': {
+      const replaced = pending.key?.primary === true && pending.key.expiresAt === null;
       return {
         title: `Revoke the key ending in ${pending.key?.last4 ?? ''}?`,
-        text: 'Calls with this key are refused from now on. This cannot be undone; the owner can make a new key on their API keys page.',
+        text: replaced
+          ? 'Calls with this key are refused from now on, and a new primary key replaces it. The owner is emailed, with your reason.'
+          : 'Calls with this key are refused from now on; this cannot be undone. The owner is emailed, with your reason.',
         confirm: 'Revoke key',
       };
+    }
     case 'sessions': {
       const count = detail.sessions.length;
       return {

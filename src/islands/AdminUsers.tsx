@@ -164,7 +164,6 @@ function SearchForm(): ReactNode {
 const COLUMNS: { label: string; sort?: UserSort }[] = [
   { label: 'Email', sort: 'email' },
   { label: 'Username', sort: 'username' },
-  { label: 'Name' },
   { label: 'Plan', sort: 'planCode' },
   { label: 'Role' },
   { label: 'State' },
@@ -228,9 +227,11 @@ function UsersTable(): ReactNode {
             <tr key={user.id}>
               <th scope="row">
                 <a href={adminUserHref(user.id)}>{user.email}</a>
+                {fullName(user.firstName, user.lastName) !== '' && (
+                  <span className="admin-users__name">{fullName(user.firstName, user.lastName)}</span>
+                )}
               </th>
               <td>{user.username}</td>
-              <td>{fullName(user.firstName, user.lastName)}</td>
               <td>{planName(plans, user.planCode)}</td>
               <td>{roleLabel(user.role)}</td>
               <td>

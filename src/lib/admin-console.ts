@@ -48,7 +48,7 @@ export function auditActionLabel(action: string): string {
 /** Roles as the console names them. */
 export const ROLE_LABELS: Readonly<Record<string, string>> = {
   user: 'User',
-  analyst: 'Analyst (reads the console)',
+  analyst: 'Analyst',
   admin: 'Administrator',
 };
 
@@ -82,6 +82,17 @@ function shown(value: unknown): string {
   return text(value) ?? '(none)';
 }
 
+/** Details an entry's other columns already show (the reason, the change) or that mean nothing to a reader (ids). */
+const HIDDEN_DETAILS = new Set(['from', 'to', 'reason', 'keyId', 'sessionId']);
+
+/** The recorded details' names in words; others read as they are stored. */
+const DETAIL_LABELS: Readonly<Record<string, string>> = {
+  via: 'through',
+  name: 'key',
+  last4: 'ending in',
+  replacedBy: 'new key ending in',
+};
+
 /** An audit entry's why: the reason an administrator gave, when there is one. */
 export function auditReason(entry: AdminAuditEntry): string {
   return text(entry.details.reason) ?? '';
@@ -97,9 +108,9 @@ export function auditChange(entry: AdminAuditEntry): string {
   const parts: string[] = [];
   if ('from' in details || 'to' in details) parts.push(`${shown(details.from)} → ${shown(details.to)}`);
   for (const [name, value] of Object.entries(details)) {
-    if (['from', 'to', 'reason'].includes(name)) continue;
+    if (HIDDEN_DETAILS.has(name)) continue;
     const written = text(value);
-    if (written !== undefined) parts.push(`${name}: ${written}`);
+    if (written !== undefined) parts.push(`${DETAIL_LABELS[name] ?? name}: ${written}`);
   }
   return parts.join('; ');
 }

@@ -3,6 +3,11 @@ import { shares, total } from '../../lib/admin-console.ts';
 import { formatDay, formatNumber } from '../../lib/format.ts';
 import './AdminParts.css';
 
+/** A series' name inside a sentence: "Browser errors" reads "browser errors", "API errors" stays. */
+function inSentence(name: string): string {
+  return /^[A-Z]{2}/.test(name) ? name : name.charAt(0).toLowerCase() + name.slice(1);
+}
+
 /** One series of a chart: its name (the legend and the table's column) and its colour's class. */
 export interface ChartSeries {
   name: string;
@@ -46,7 +51,7 @@ export function DayChart({
     series.length === 1
       ? `${formatNumber(totals[0] ?? 0)} ${unit}`
       : series
-          .map((item, index) => `${formatNumber(totals[index] ?? 0)} ${item.name.toLowerCase()}`)
+          .map((item, index) => `${formatNumber(totals[index] ?? 0)} ${inSentence(item.name)}`)
           .join(', ');
   return (
     <section className="admin-card admin-chart" aria-labelledby={headingId}>
@@ -63,7 +68,7 @@ export function DayChart({
                 title={`${formatDay(day.day)}: ${series
                   .map(
                     (item, at) =>
-                      `${formatNumber(day.values[at] ?? 0)} ${series.length === 1 ? unit : item.name.toLowerCase()}`,
+                      `${formatNumber(day.values[at] ?? 0)} ${series.length === 1 ? unit : inSentence(item.name)}`,
                   )
                   .join(', ')}`}
               >
