@@ -99,7 +99,7 @@ function Groups(): ReactNode {
         <p className="admin-note">No browser errors were reported in this period.</p>
       )}
       {state.groupsStatus === 'ready' && state.groups.length > 0 && (
-        <TableBox label="Errors by message">
+        <TableBox label="Error groups">
           <table className="admin-table">
             <thead>
               <tr>

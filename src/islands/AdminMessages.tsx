@@ -41,10 +41,10 @@ function EnterpriseCard({ entry }: { entry: EnterpriseMessage }): ReactNode {
   return (
     <article className="admin-messages__card" aria-labelledby={headingId}>
       <header className="admin-messages__head">
-        <h3 id={headingId}>
+        <h2 id={headingId}>
           {entry.name}
           {entry.company === '' ? '' : `, ${entry.company}`}
-        </h3>
+        </h2>
         <span className="admin-note">
           <Received at={entry.createdAt} />
         </span>
@@ -65,12 +65,8 @@ function EnterpriseCard({ entry }: { entry: EnterpriseMessage }): ReactNode {
       </dl>
       <p className="admin-messages__text">{entry.message}</p>
       <p className="admin-messages__reply">
-        <a
-          className="btn btn-secondary btn-sm"
-          href={replyHref(entry.email, `Your enquiry to ${SITE_NAME}`)}
-          aria-label={`Reply to ${entry.name} by email`}
-        >
-          Reply by email
+        <a className="btn btn-secondary btn-sm" href={replyHref(entry.email, `Your enquiry to ${SITE_NAME}`)}>
+          Reply by email<span className="visually-hidden"> to {entry.name}</span>
         </a>
       </p>
     </article>
@@ -82,9 +78,9 @@ function HelpCard({ entry }: { entry: HelpMessage }): ReactNode {
   return (
     <article className="admin-messages__card" aria-labelledby={headingId}>
       <header className="admin-messages__head">
-        <h3 id={headingId}>
+        <h2 id={headingId}>
           {entry.name} · {helpTopicLabel(entry.topic)}
-        </h3>
+        </h2>
         <span className="admin-note">
           <Received at={entry.createdAt} />
         </span>
@@ -106,9 +102,8 @@ function HelpCard({ entry }: { entry: HelpMessage }): ReactNode {
         <a
           className="btn btn-secondary btn-sm"
           href={replyHref(entry.email, `${entry.reference}: your help request to ${SITE_NAME}`)}
-          aria-label={`Reply to ${entry.name} by email`}
         >
-          Reply by email
+          Reply by email<span className="visually-hidden"> to {entry.name}</span>
         </a>
       </p>
     </article>

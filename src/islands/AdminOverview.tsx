@@ -74,7 +74,7 @@ function TopEndpoints({ overview }: { overview: Overview }): ReactNode {
   const widths = shares(overview.topEndpoints.map((entry) => entry.calls));
   return (
     <section className="admin-card admin-overview__wide" aria-labelledby={headingId}>
-      <h3 id={headingId}>Top endpoints</h3>
+      <h2 id={headingId}>Top endpoints</h2>
       {overview.topEndpoints.length === 0 ? (
         <p className="admin-note">No data API calls in the last {overview.days} days.</p>
       ) : (

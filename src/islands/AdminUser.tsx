@@ -194,7 +194,7 @@ function Keys({ detail }: { detail: Detail }): ReactNode {
       {detail.keys.length === 0 ? (
         <p className="admin-note">This account has no keys.</p>
       ) : (
-        <TableBox label="API keys">
+        <TableBox label="The account's keys">
           <table className="admin-table">
             <thead>
               <tr>
@@ -282,7 +282,7 @@ function Requests({ detail }: { detail: Detail }): ReactNode {
       {detail.requests.length === 0 ? (
         <p className="admin-note">No data API requests in the last 30 days.</p>
       ) : (
-        <TableBox label="Recent requests">
+        <TableBox label="The account's recent requests">
           <table className="admin-table">
             <thead>
               <tr>
@@ -330,7 +330,7 @@ function Sessions({ detail }: { detail: Detail }): ReactNode {
       {detail.sessions.length === 0 ? (
         <p className="admin-note">Not signed in anywhere.</p>
       ) : (
-        <TableBox label="Sessions">
+        <TableBox label="The account's sessions">
           <table className="admin-table">
             <thead>
               <tr>
@@ -647,7 +647,6 @@ export function AdminUser(): ReactNode {
               <DayChart
                 title="Usage, last 30 days"
                 unit="calls"
-                headingLevel={2}
                 series={[{ name: 'Calls', tone: 'brand' }]}
                 days={detail.usage.map((day) => ({ day: day.day, values: [day.calls] }))}
               />

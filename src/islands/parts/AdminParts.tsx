@@ -30,7 +30,7 @@ export function DayChart({
   series,
   days,
   unit,
-  headingLevel = 3,
+  headingLevel = 2,
 }: {
   title: string;
   /** The chart's heading level in its page's outline. */
@@ -110,7 +110,7 @@ export function DayChart({
       </figure>
       <details className="admin-chart__details">
         <summary>{title} as a table</summary>
-        <TableBox label={`${title}, per day`}>
+        <TableBox label={`${title} as a table`}>
           <table className="admin-table">
             <thead>
               <tr>
