@@ -90,7 +90,7 @@ export function AdminAudit(): ReactNode {
       )}
       {state.status === 'ready' && state.entries.length > 0 && (
         <TableBox label="Audit trail">
-          <table className="admin-table">
+          <table className="admin-table admin-table--wrap">
             <thead>
               <tr>
                 <th scope="col">When</th>
@@ -98,7 +98,6 @@ export function AdminAudit(): ReactNode {
                 <th scope="col">What</th>
                 <th scope="col">Whom</th>
                 <th scope="col">Why</th>
-                <th scope="col">Details</th>
               </tr>
             </thead>
             <tbody>
@@ -110,12 +109,16 @@ export function AdminAudit(): ReactNode {
                   <td>
                     <Person id={entry.actorUserId} name={entry.actor} none="The system" />
                   </td>
-                  <th scope="row">{auditActionLabel(entry.action)}</th>
+                  <th scope="row">
+                    {auditActionLabel(entry.action)}
+                    {auditChange(entry) !== '' && (
+                      <span className="admin-table__detail">{auditChange(entry)}</span>
+                    )}
+                  </th>
                   <td>
                     <Person id={entry.targetUserId} name={entry.target} none="–" />
                   </td>
                   <td className="admin-table__wrap">{auditReason(entry)}</td>
-                  <td className="admin-table__wrap">{auditChange(entry)}</td>
                 </tr>
               ))}
             </tbody>

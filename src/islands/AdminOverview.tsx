@@ -86,7 +86,7 @@ function TopEndpoints({ overview }: { overview: Overview }): ReactNode {
                 <th scope="col" className="admin-table__number">
                   Calls
                 </th>
-                <th scope="col">
+                <th scope="col" className="admin-overview__meter-cell">
                   <span className="visually-hidden">Share of the busiest</span>
                 </th>
               </tr>

@@ -15,6 +15,7 @@ import { describeUserAgent } from '../lib/device.ts';
 import { formatDate, formatDateTime, formatNumber } from '../lib/format.ts';
 import { AUTH_LINKS } from '../lib/routes.ts';
 import { $canAct, $staffConfirmed } from '../lib/stores/admin-console.ts';
+import { $user } from '../lib/stores/user.ts';
 import {
   $adminUser,
   askFor,
@@ -63,8 +64,14 @@ function ActionButton({
   );
 }
 
+/** Whether the page is the visitor's own account, which they may neither block nor change the role of. */
+function useOwnAccount(detail: Detail): boolean {
+  return useStore($user).userid === detail.user.id;
+}
+
 function Summary({ detail }: { detail: Detail }): ReactNode {
   const canAct = useStore($canAct);
+  const own = useOwnAccount(detail);
   const { user } = detail;
   const name = fullName(user.firstName, user.lastName);
   return (
@@ -94,9 +101,11 @@ function Summary({ detail }: { detail: Detail }): ReactNode {
           {user.blocked ? (
             <ActionButton kind="unblock">Unblock…</ActionButton>
           ) : (
-            <ActionButton kind="block" danger>
-              Block…
-            </ActionButton>
+            !own && (
+              <ActionButton kind="block" danger>
+                Block…
+              </ActionButton>
+            )
           )}
         </div>
       )}
@@ -106,6 +115,7 @@ function Summary({ detail }: { detail: Detail }): ReactNode {
 
 function Profile({ detail }: { detail: Detail }): ReactNode {
   const canAct = useStore($canAct);
+  const own = useOwnAccount(detail);
   const headingId = useId();
   const { user } = detail;
   return (
@@ -135,7 +145,7 @@ function Profile({ detail }: { detail: Detail }): ReactNode {
       </dl>
       {canAct && (
         <div className="admin-user__actions">
-          <ActionButton kind="role">Change role…</ActionButton>
+          {!own && <ActionButton kind="role">Change role…</ActionButton>}
           <ActionButton kind="legacy">
             {user.legacy ? 'Clear legacy access…' : 'Set legacy access…'}
           </ActionButton>
@@ -391,14 +401,13 @@ function Audit({ detail }: { detail: Detail }): ReactNode {
         <p className="admin-note">Nothing recorded about this account yet.</p>
       ) : (
         <TableBox label="Audit trail of this account">
-          <table className="admin-table">
+          <table className="admin-table admin-table--wrap">
             <thead>
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">What</th>
                 <th scope="col">Who</th>
                 <th scope="col">Why</th>
-                <th scope="col">Details</th>
               </tr>
             </thead>
             <tbody>
@@ -407,7 +416,12 @@ function Audit({ detail }: { detail: Detail }): ReactNode {
                   <td>
                     <When at={entry.createdAt} />
                   </td>
-                  <th scope="row">{auditActionLabel(entry.action)}</th>
+                  <th scope="row">
+                    {auditActionLabel(entry.action)}
+                    {auditChange(entry) !== '' && (
+                      <span className="admin-table__detail">{auditChange(entry)}</span>
+                    )}
+                  </th>
                   <td>
                     {entry.actorUserId === null ? (
                       'The system'
@@ -418,7 +432,6 @@ function Audit({ detail }: { detail: Detail }): ReactNode {
                     )}
                   </td>
                   <td className="admin-table__wrap">{auditReason(entry)}</td>
-                  <td className="admin-table__wrap">{auditChange(entry)}</td>
                 </tr>
               ))}
             </tbody>

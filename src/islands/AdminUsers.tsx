@@ -165,7 +165,6 @@ const COLUMNS: { label: string; sort?: UserSort }[] = [
   { label: 'Email', sort: 'email' },
   { label: 'Username', sort: 'username' },
   { label: 'Plan', sort: 'planCode' },
-  { label: 'Role' },
   { label: 'State' },
   { label: 'Signed up', sort: 'createdAt' },
 ];
@@ -196,10 +195,11 @@ function SortHeader({ label, column }: { label: string; column: UserSort }): Rea
 function UserState({ user }: { user: AdminUserRow }): ReactNode {
   return (
     <span className="admin-badges">
+      {user.role !== 'user' && <Badge tone="brand">{roleLabel(user.role)}</Badge>}
       {user.blocked && <Badge tone="danger">Blocked</Badge>}
       {!user.emailVerified && <Badge>Unverified</Badge>}
       {user.legacy && <Badge tone="brand">Legacy</Badge>}
-      {!user.blocked && user.emailVerified && !user.legacy && <Badge tone="success">Active</Badge>}
+      {!user.blocked && user.emailVerified && <Badge tone="success">Active</Badge>}
     </span>
   );
 }
@@ -208,7 +208,7 @@ function UsersTable(): ReactNode {
   const { users, plans } = useStore($adminUsers);
   return (
     <TableBox label="Users">
-      <table className="admin-table">
+      <table className="admin-table admin-table--wrap">
         <thead>
           <tr>
             {COLUMNS.map((column) =>
@@ -225,15 +225,14 @@ function UsersTable(): ReactNode {
         <tbody>
           {users.map((user) => (
             <tr key={user.id}>
-              <th scope="row">
+              <th scope="row" className="admin-users__wrap">
                 <a href={adminUserHref(user.id)}>{user.email}</a>
                 {fullName(user.firstName, user.lastName) !== '' && (
                   <span className="admin-users__name">{fullName(user.firstName, user.lastName)}</span>
                 )}
               </th>
-              <td>{user.username}</td>
+              <td className="admin-users__wrap">{user.username}</td>
               <td>{planName(plans, user.planCode)}</td>
-              <td>{roleLabel(user.role)}</td>
               <td>
                 <UserState user={user} />
               </td>

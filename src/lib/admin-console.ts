@@ -87,7 +87,7 @@ const HIDDEN_DETAILS = new Set(['from', 'to', 'reason', 'keyId', 'sessionId']);
 
 /** The recorded details' names in words; others read as they are stored. */
 const DETAIL_LABELS: Readonly<Record<string, string>> = {
-  via: 'through',
+  via: 'using',
   name: 'key',
   last4: 'ending in',
   replacedBy: 'new key ending in',

@@ -89,7 +89,7 @@ describe('the audit trail in words', () => {
       to: 'monthlyT2',
     });
     expect(auditReason(planChange)).toBe('Goodwill after the outage');
-    expect(auditChange(planChange)).toBe('free → monthlyT2; through: console');
+    expect(auditChange(planChange)).toBe('free → monthlyT2; using: console');
   });
 
   it('names a revoked key by its name and last four, never by its id', () => {
