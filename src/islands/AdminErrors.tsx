@@ -174,7 +174,7 @@ function GroupDialog(): ReactNode {
           )}
           {open.status === 'ready' && open.reports.length === 0 && (
             <p className="admin-note">
-              Its reports are older than the newest 600; find them in the list of all reports.
+              Its reports are no longer kept; the counts above cover the period chosen.
             </p>
           )}
           {open.reports.map((report) => (

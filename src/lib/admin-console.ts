@@ -219,16 +219,6 @@ export function errorHeadline(type: string, stackTrace: string): string {
   return first === '' ? type : first;
 }
 
-/** Whether a report belongs to a group of the error log (the same type, its trace starting with the message). */
-export function inErrorGroup(
-  report: { type: string; stackTrace: string },
-  group: { type: string; message: string },
-): boolean {
-  if (report.type !== group.type) return false;
-  const first = traceLines(report.stackTrace)[0] ?? '';
-  return first === group.message || report.stackTrace === group.message;
-}
-
 /** A reply to a message by email, its subject naming what is answered. */
 export function replyHref(email: string, subject: string): string {
   return `mailto:${email}?subject=${encodeURIComponent(subject)}`;

@@ -530,6 +530,30 @@ describe.each(databaseTargets())('the admin console’s API on $name', (target) 
       });
     });
 
+    it('lists the reports of one group, newest first, and asks for both its type and message', async () => {
+      const message = `TypeError: rows${randomUUID().slice(0, 6)} is undefined`;
+      for (const at of ['first', 'second']) {
+        await logClientError(db(), {
+          type: 'TypeError',
+          stackTrace: `${message}\n    at ${at} (table.js:1:1)`,
+        });
+      }
+      await logClientError(db(), { type: 'Error', stackTrace: `${message}\n    at other (table.js:1:1)` });
+      const query = new URLSearchParams({ type: 'TypeError', message, limit: '5' });
+      const page = await get<{ entries: { stackTrace: string }[] }>(
+        `/admin/client-errors?${query.toString()}`,
+      );
+      expect(page.entries.map((entry) => /at (\w+)/.exec(entry.stackTrace)?.[1])).toEqual([
+        'second',
+        'first',
+      ]);
+      const half = await app.request(`/admin/client-errors?type=TypeError`, as(admin));
+      expect(half.status).toBe(400);
+      expect(await half.json()).toMatchObject({
+        error: 'type and message name an error group together: give both or neither.',
+      });
+    });
+
     it('pages the audit trail and filters it by account', async () => {
       const targetUser = await account('user');
       for (const reason of ['one', 'two', 'three']) {

@@ -6,7 +6,6 @@ import {
   auditReason,
   errorHeadline,
   firstOrder,
-  inErrorGroup,
   planName,
   replyHref,
   shares,
@@ -122,15 +121,6 @@ describe('browser reports in the console', () => {
       'TypeError: x is undefined',
     );
     expect(errorHeadline('unhandledrejection', '')).toBe('unhandledrejection');
-  });
-
-  it('finds a group’s reports by type and first line', () => {
-    const group = { type: 'TypeError', message: 'TypeError: x is undefined' };
-    expect(inErrorGroup({ type: 'TypeError', stackTrace: 'TypeError: x is undefined\\n at a' }, group)).toBe(
-      true,
-    );
-    expect(inErrorGroup({ type: 'Error', stackTrace: 'TypeError: x is undefined' }, group)).toBe(false);
-    expect(inErrorGroup({ type: 'TypeError', stackTrace: 'TypeError: y is undefined' }, group)).toBe(false);
   });
 });
 

@@ -1,6 +1,5 @@
 import { map } from 'nanostores';
 import type { ClientErrorGroup } from '../admin.ts';
-import { inErrorGroup } from '../admin-console.ts';
 import { adminApi } from '../http.ts';
 import { problemText, startStaffPage } from './admin-console.ts';
 
@@ -34,9 +33,7 @@ export type GroupPeriod = (typeof GROUP_PERIODS)[number];
 
 /** Reports per page of the list. */
 export const REPORTS_PER_PAGE = 50;
-/** How many of the newest reports are searched for a group's latest ones, and how many are shown. */
-const GROUP_SEARCH_PAGES = 3;
-const GROUP_SEARCH_PAGE_SIZE = 200;
+/** How many of a group's latest reports are shown when it is opened. */
 const GROUP_LATEST = 5;
 
 export interface OpenGroup {
@@ -146,32 +143,19 @@ export async function loadOlderReports(): Promise<void> {
   }
 }
 
-/**
- * Opens a group: its latest reports in full, found among the newest reports (the group's own newest
- * is always among them while the group is recent; an old, rare one may show fewer than five).
- */
+/** Opens a group: its latest reports in full, read by the group's type and message. */
 export async function openGroup(group: ClientErrorGroup | null): Promise<void> {
   if (group === null) {
     $adminErrors.setKey('open', null);
     return;
   }
   $adminErrors.setKey('open', { group, status: 'loading', error: '', reports: [] });
-  const found: ClientErrorReport[] = [];
-  let before: string | null | undefined;
   try {
-    for (
-      let page = 0;
-      page < GROUP_SEARCH_PAGES && before !== null && found.length < GROUP_LATEST;
-      page += 1
-    ) {
-      const answer: ReportPage = await adminApi<ReportPage>('client-errors', {
-        query: { limit: GROUP_SEARCH_PAGE_SIZE, before },
-      });
-      found.push(...answer.entries.filter((report) => inErrorGroup(report, group)));
-      before = answer.nextBefore;
-    }
+    const answer = await adminApi<ReportPage>('client-errors', {
+      query: { limit: GROUP_LATEST, type: group.type, message: group.message },
+    });
     if ($adminErrors.get().open?.group !== group) return;
-    $adminErrors.setKey('open', { group, status: 'ready', error: '', reports: found.slice(0, GROUP_LATEST) });
+    $adminErrors.setKey('open', { group, status: 'ready', error: '', reports: answer.entries });
   } catch (error) {
     if ($adminErrors.get().open?.group !== group) return;
     $adminErrors.setKey('open', {

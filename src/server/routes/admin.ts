@@ -61,6 +61,12 @@ const pageQuery = z.strictObject({
   before: z.string().regex(UUID_PATTERN, 'must be the id of a listed entry').optional(),
 });
 
+/** The browser error log: a page, optionally of one group (its type and message, as grouped). */
+const errorsQuery = pageQuery.extend({
+  type: z.string().min(1).max(200).optional(),
+  message: z.string().max(3000).optional(),
+});
+
 const usersQuery = z.strictObject({
   q: z.string().max(200, 'q can be at most 200 characters').optional(),
   plan: z.string().min(1).max(64).optional(),
@@ -197,9 +203,13 @@ export const adminRoutes = new Hono<AccountsEnv>()
         : null;
     return c.json({ entries, nextCursor });
   })
-  .get('/client-errors', queryParams(pageQuery), async (c) => {
-    const { limit, before } = c.req.valid('query');
-    return c.json(await listClientErrors(c.var.db, { limit, before }));
+  .get('/client-errors', queryParams(errorsQuery), async (c) => {
+    const { limit, before, type, message } = c.req.valid('query');
+    if ((type === undefined) !== (message === undefined)) {
+      return apiError(c, 400, 'type and message name an error group together: give both or neither.');
+    }
+    const group = type !== undefined && message !== undefined ? { type, message } : undefined;
+    return c.json(await listClientErrors(c.var.db, { limit, before, group }));
   })
   .get('/client-errors/groups', queryParams(daysQuery), async (c) =>
     c.json({ groups: await clientErrorGroups(c.var.db, c.req.valid('query').days ?? 7) }),

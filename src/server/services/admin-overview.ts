@@ -3,6 +3,7 @@ import type { AdminOverview, ClientErrorGroup } from '../../lib/admin.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, apiRequests, apiUsage, clientErrors, users } from '../db/schema.ts';
 import { stillWorks } from './api-keys.ts';
+import { ERROR_MESSAGE_SQL } from './client-errors.ts';
 
 const DAY_MS = 86_400_000;
 const TOP_ENDPOINTS = 10;
@@ -102,8 +103,7 @@ export async function clientErrorGroups(
   now: Date = new Date(),
 ): Promise<ClientErrorGroup[]> {
   const since = new Date(now.getTime() - days * DAY_MS);
-  // Stored traces have their line breaks escaped as the two characters \n (client-errors.ts).
-  const message = sql<string>`split_part(${clientErrors.stackTrace}, '\\n', 1)`;
+  const message = ERROR_MESSAGE_SQL;
   const rows = await db
     .select({
       message,

@@ -1,4 +1,4 @@
-import { desc, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { redactSecrets } from '../auth/tokens.ts';
 import type { Db } from '../db/client.ts';
 import { clientErrors, STACK_TRACE_LIMIT, type ClientError } from '../db/schema.ts';
@@ -103,10 +103,23 @@ function pageSize(limit: number | undefined): number {
   return Math.min(Math.max(Math.trunc(limit), 1), MAX_PAGE);
 }
 
-/** Newest first, a page at a time; `before` is the id of the last entry already shown. */
+/**
+ * The first line of a stored trace (its line breaks are escaped as the two characters \n): the
+ * error's message, by which the admin console groups reports.
+ */
+export const ERROR_MESSAGE_SQL = sql<string>`split_part(${clientErrors.stackTrace}, '\\n', 1)`;
+
+/**
+ * Newest first, a page at a time; `before` is the id of the last entry already shown. `group` keeps
+ * the reports of one error group (their type and message, as the console's groups name them).
+ */
 export async function listClientErrors(
   db: Db,
-  options: { limit?: number | undefined; before?: string | undefined } = {},
+  options: {
+    limit?: number | undefined;
+    before?: string | undefined;
+    group?: { type: string; message: string } | undefined;
+  } = {},
 ): Promise<ClientErrorPage> {
   const limit = pageSize(options.limit);
   if (options.before !== undefined && !UUID.test(options.before)) {
@@ -115,7 +128,14 @@ export async function listClientErrors(
   const rows = await db
     .select()
     .from(clientErrors)
-    .where(options.before === undefined ? undefined : olderThan(options.before))
+    .where(
+      and(
+        options.before === undefined ? undefined : olderThan(options.before),
+        options.group === undefined
+          ? undefined
+          : and(eq(clientErrors.type, options.group.type), eq(ERROR_MESSAGE_SQL, options.group.message)),
+      ),
+    )
     .orderBy(desc(clientErrors.createdAt), desc(clientErrors.id))
     .limit(limit + 1);
   const entries = rows.slice(0, limit);
