@@ -6,6 +6,13 @@ import { parseArgs } from 'node:util';
 import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
 import { measureSearchSpeed, SEARCH_TARGET_MS, searchSpeedTable } from './bench/search-speed.ts';
+import {
+  adminUsersHeading,
+  adminUsersPlanWarnings,
+  adminUsersTable,
+  benchPostgresUrl,
+  measureAdminUsers,
+} from './bench/admin-users.ts';
 import { measureViewerSpeed, viewerSpeedHeading, viewerSpeedTable } from './bench/viewer-models.ts';
 import { measureViewerReady, viewerReadyHeading, viewerReadyTable } from './bench/viewer-ready.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
@@ -23,7 +30,9 @@ import { ensureBuild, launchProduction, type Launched } from './launch.ts';
 /**
  * `npm run bench`: how many symbol pages the production site serves per second on this machine,
  * then how fast its pages load in a browser (Lighthouse, the page-speed section), then the data API
- * benchmark (`npm run bench:api`). The built site runs
+ * benchmark (`npm run bench:api`), then the admin console's users list over 100,000 accounts on PGlite
+ * and, with a PostgreSQL address (BENCH_DATABASE_URL, DATABASE_URL or TEST_DATABASE_URL), on
+ * PostgreSQL (scripts/bench/admin-users.ts). The built site runs
  * in this process as `npm start` runs it (identity emulator, site and data API, over a throwaway
  * database with the 'test' demo data), on ports of its own so a developer's running site is never
  * touched; each page is loaded from a separate process over keep-alive connections. A page is
@@ -35,6 +44,7 @@ import { ensureBuild, launchProduction, type Launched } from './launch.ts';
  *
  * Flags: --duration and --warmup (seconds per target), --connections, --json, --profile (server
  * CPU profile per page), --pages-only (symbol page throughput only), --speed-only (page speed only), --viewers-only (the API viewer's and the explorer's sections only),
+ * --users-only (the admin users list only; no site is built or started),
  * --runs (Lighthouse runs per page); --listings, --search-rounds and --rate go to the API benchmark.
  */
 
@@ -53,7 +63,7 @@ const OTHER_CPU_WARNING_PERCENT = 20;
 /** Share of the machine busy before a section above which its figures are flagged as understated. */
 const BUSY_BEFORE_WARNING_PERCENT = 15;
 /** Flags of this script that the API benchmark does not take. */
-const OWN_FLAGS = new Set(['pages-only', 'speed-only', 'viewers-only', 'runs']);
+const OWN_FLAGS = new Set(['pages-only', 'speed-only', 'viewers-only', 'users-only', 'runs']);
 
 interface Options {
   durationMs: number;
@@ -65,6 +75,8 @@ interface Options {
   speedOnly: boolean;
   /** Only the API viewer's and the formula explorer's sections (readiness in Chromium, models). */
   viewersOnly: boolean;
+  /** Only the admin users list over 100,000 accounts (no site). */
+  usersOnly: boolean;
   /** Lighthouse runs per page in the page-speed section. */
   runs: number;
   /** The flags handed to the data API benchmark, as given. */
@@ -105,6 +117,7 @@ function parseOptions(argv: string[]): Options {
       'pages-only': { type: 'boolean', default: false },
       'speed-only': { type: 'boolean', default: false },
       'viewers-only': { type: 'boolean', default: false },
+      'users-only': { type: 'boolean', default: false },
       runs: { type: 'string', default: '3' },
       listings: { type: 'string' },
       'search-rounds': { type: 'string' },
@@ -123,9 +136,10 @@ function parseOptions(argv: string[]): Options {
     if (token.kind !== 'option' || OWN_FLAGS.has(token.name)) continue;
     apiArgs.push(token.value === undefined ? `--${token.name}` : `--${token.name}=${token.value}`);
   }
-  if ([values['pages-only'], values['speed-only'], values['viewers-only']].filter(Boolean).length > 1) {
+  const sections = [values['pages-only'], values['speed-only'], values['viewers-only'], values['users-only']];
+  if (sections.filter(Boolean).length > 1) {
     throw new Error(
-      '--pages-only, --speed-only and --viewers-only each run a single section: give one of them',
+      '--pages-only, --speed-only, --viewers-only and --users-only each run a single section: give one of them',
     );
   }
   const runs = number('runs', values.runs, 1);
@@ -139,6 +153,7 @@ function parseOptions(argv: string[]): Options {
     pagesOnly: values['pages-only'],
     speedOnly: values['speed-only'],
     viewersOnly: values['viewers-only'],
+    usersOnly: values['users-only'],
     runs,
     apiArgs,
   };
@@ -321,8 +336,35 @@ function reportSpeed(options: Options, speed: PageSpeedReport, busyBefore: numbe
   }
 }
 
+/** The admin users list section: 100,000 accounts on PGlite and, given an address, on PostgreSQL. */
+async function benchAdminUsers(options: Options, postgresUrl: string | undefined): Promise<void> {
+  const started = performance.now();
+  const busyBefore = await busyBeforeSection('admin users list');
+  const results = await measureAdminUsers({ postgresUrl });
+  console.log(`\n${adminUsersHeading(results)}\n`);
+  console.log(adminUsersTable(results));
+  console.log(
+    "\n'median ms', 'p95 ms': the service's call (query, driver, rows to answers) timed in-process; 'db ms': the database's own execution time (EXPLAIN ANALYZE, once); 'index': the indexes its plan used.",
+  );
+  if (postgresUrl === undefined) {
+    console.log('PostgreSQL not measured: set BENCH_DATABASE_URL, DATABASE_URL or TEST_DATABASE_URL.');
+  }
+  for (const warning of adminUsersPlanWarnings(results)) console.error(`\n!!! ${warning}`);
+  if (options.json) {
+    const machine = { cores: availableParallelism(), node: process.version, busyBeforePercent: busyBefore };
+    console.log(JSON.stringify({ machine, results }, null, 2));
+  }
+  console.log(`\nThe admin users list took ${fixed((performance.now() - started) / 1000, 1)} s.`);
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
+  // Read before the site's settings below take DATABASE_URL away from this process.
+  const postgresUrl = benchPostgresUrl();
+  if (options.usersOnly) {
+    await benchAdminUsers(options, postgresUrl);
+    return 0;
+  }
   // The production build on ports of its own, over a throwaway database with the small demo set.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-data-'));
   process.env.HOST = '127.0.0.1';
@@ -421,6 +463,7 @@ async function main(): Promise<number> {
   if (!options.pagesOnly && !options.speedOnly && !options.viewersOnly) {
     console.log('\nData API benchmark (npm run bench:api):\n');
     apiExit = await runApiBenchmark(options.apiArgs);
+    await benchAdminUsers(options, postgresUrl);
   }
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
