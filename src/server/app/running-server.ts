@@ -37,9 +37,13 @@ export function recordRunningServer(dataDir: string, siteUrl: string): () => voi
     startedAt: new Date().toISOString(),
   };
   writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  return () => {
+  const remove = (): void => {
+    process.off('exit', remove);
     if (readRecord(file)?.pid === process.pid) rmSync(file, { force: true });
   };
+  // Also when something ends the process before its stop has run (the dev server exits on a signal).
+  process.once('exit', remove);
+  return remove;
 }
 
 function readRecord(file: string): RunningServerRecord | null {
