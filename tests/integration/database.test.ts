@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { PGLITE_ANALYZED_TABLES } from '../../src/server/db/client.ts';
 import { describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema.ts';
 import { databaseTargets } from './databases.ts';
@@ -30,6 +31,30 @@ describe.each(databaseTargets())('the migrated schema on $name', (target) => {
         blocked: false,
         isPremium: false,
       });
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('the embedded database’s planner statistics', () => {
+  it('are gathered for the tables the console searches as soon as it is migrated', async () => {
+    const [pglite] = databaseTargets();
+    if (pglite?.name !== 'PGlite') throw new Error('the first target is the embedded database');
+    const database = await pglite.open();
+    try {
+      const rows = await database.db.execute<{ relname: string; analysed: boolean }>(
+        sql`select relname, last_analyze is not null as analysed from pg_stat_user_tables where relname in (${sql.join(
+          PGLITE_ANALYZED_TABLES.map((table) => sql`${table}`),
+          sql`, `,
+        )})`,
+      );
+      const list = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as {
+        relname: string;
+        analysed: boolean;
+      }[];
+      expect(list.map((row) => row.relname).sort()).toEqual([...PGLITE_ANALYZED_TABLES].sort());
+      expect(list.every((row) => row.analysed)).toBe(true);
     } finally {
       await database.close();
     }

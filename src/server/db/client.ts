@@ -75,16 +75,45 @@ export function openDatabase(options: DatabaseOptions): Database {
   const client = new PGlite(dataDir);
   const pglite = drizzlePglite(client, { schema });
   const db = pglite as unknown as Db;
+  const analyze = (): Promise<unknown> => client.exec(`analyze ${PGLITE_ANALYZED_TABLES.join(', ')}`);
+  const statistics = setInterval(() => {
+    analyze().catch(() => undefined);
+  }, PGLITE_ANALYZE_INTERVAL_MS);
+  statistics.unref();
   return {
     db,
     kind: 'pglite',
-    migrate: () => migratePglite(pglite, { migrationsFolder: migrationsDir }),
+    migrate: async () => {
+      await migratePglite(pglite, { migrationsFolder: migrationsDir });
+      await analyze();
+    },
     ping: async () => {
       await client.query('select 1');
     },
-    close: () => client.close(),
+    close: () => {
+      clearInterval(statistics);
+      return client.close();
+    },
   };
 }
+
+/**
+ * The tables whose statistics the embedded database refreshes itself. PGlite runs no autovacuum, so
+ * without ANALYZE its planner guesses: with 100,000 accounts it walked the sign-up index and tested
+ * every row against a searched address instead of using the address index (0.1 ms against 150 ms).
+ * These are the tables that grow with accounts and traffic and that lists search.
+ */
+export const PGLITE_ANALYZED_TABLES = [
+  'users',
+  'api_keys',
+  'sessions',
+  'audit_log',
+  'client_errors',
+  'api_requests',
+];
+
+/** How often the embedded database's statistics are refreshed (after migrating, then hourly). */
+export const PGLITE_ANALYZE_INTERVAL_MS = 60 * 60 * 1000;
 
 // The site bundle and the data API server may load this module twice in one process; PGlite allows one
 // opener per data directory, so the open database is kept on globalThis under a registered symbol.
