@@ -325,6 +325,61 @@ export async function revokeUserFamilies(
   return [...new Set(revoked.map((row) => row.familyId))];
 }
 
+/** One session row as the end of an administrator's switch reads it. */
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  userAgent: string;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+}
+
+/** The session with this id, live or not; undefined for an unknown or malformed id. */
+export async function findSession(db: Db, sessionId: string): Promise<SessionRecord | undefined> {
+  if (!UUID_PATTERN.test(sessionId)) return undefined;
+  const [row] = await db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      userAgent: sessions.userAgent,
+      createdAt: sessions.createdAt,
+      expiresAt: sessions.expiresAt,
+      revokedAt: sessions.revokedAt,
+    })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Ends every session of an account not yet ended whose client field is exactly `userAgent`: an
+ * administrator's switches into an account are marked there, so returning ends each of them (the
+ * switch's own and any its identity token started). Run inside the transaction that records the
+ * end; the caller then drops the cached answers with {@link forgetSessionChecks}, since the cache
+ * is kept per database handle and a transaction's handle is another.
+ */
+export async function revokeMarkedSessions(
+  db: Db,
+  userId: string,
+  userAgent: string,
+  now: Date = new Date(),
+): Promise<string[]> {
+  if (!UUID_PATTERN.test(userId)) return [];
+  const revoked = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.userId, userId), eq(sessions.userAgent, userAgent), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return revoked.map((row) => row.id);
+}
+
+/** Drops the cached answers about sessions ended through another handle (a transaction), so they stop at once. */
+export function forgetSessionChecks(db: Db, sessionIds: readonly string[]): void {
+  forgetSessions(db, sessionIds);
+}
+
 /**
  * Whether access tokens naming this session may still be honoured: not revoked and within its
  * absolute end. A rotated row stays active, because access tokens minted before the rotation live

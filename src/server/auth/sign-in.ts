@@ -5,6 +5,7 @@ import { BLOCKED_ACCOUNT_MESSAGE, SIGN_IN_FAILED_MESSAGE } from '../../lib/messa
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
 import { clientIp, isHttpsRequest } from '../app/request.ts';
+import type { Db } from '../db/client.ts';
 import type { User } from '../db/schema.ts';
 import { SESSION_EXPIRED_MESSAGE } from '../middleware/caller.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
@@ -12,7 +13,15 @@ import { blockIfDisabledAtProvider } from '../services/accounts.ts';
 import { audit } from '../services/audit-log.ts';
 import { findUserById } from '../services/users.ts';
 import type { PasswordFailureCode } from './identity.ts';
-import { revokeSession, revokeSessionByRefreshToken, rotateSession, startSession } from './sessions.ts';
+import {
+  findSession,
+  forgetSessionChecks,
+  revokeMarkedSessions,
+  revokeSession,
+  revokeSessionByRefreshToken,
+  rotateSession,
+  startSession,
+} from './sessions.ts';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   REFRESH_COOKIE_NAME,
@@ -20,6 +29,7 @@ import {
   clearRefreshCookie,
   refreshCookie,
   signAccessToken,
+  verifyAccessToken,
 } from './tokens.ts';
 
 // Credential handling the sign-in, refresh and logout routes share: the refresh cookie, the answers
@@ -221,4 +231,66 @@ export async function startImpersonatedSession(
     return started;
   });
   return { sessionId: session.sessionId, accessToken: await signSessionToken(target, session.sessionId) };
+}
+
+/**
+ * How long after its access token ran out a switch can still be closed with that token: a browser
+ * that slept through the end of a switch closes it, and has it recorded, when it wakes.
+ */
+export const IMPERSONATION_END_GRACE_SECONDS = 24 * 3600;
+
+/** What ending a switch found: the switch it ended, or why there was none to end. */
+export type ImpersonationEnd =
+  | {
+      kind: 'ended';
+      adminId: string;
+      userId: string;
+      sessionId: string;
+      /** From the switch to its end (now, or when it ran out). */
+      durationSeconds: number;
+      /** Whether the switch had already run out when it was closed. */
+      ranOut: boolean;
+    }
+  | { kind: 'already-ended' }
+  | { kind: 'not-switched' }
+  | { kind: 'unknown-token' };
+
+/**
+ * Ends the administrator's switch whose access token this is (code-signout): every session of that
+ * administrator's switch into the account stops at once, and the end is audited as
+ * 'impersonate_end' with how long the switch lasted and whether it had run out. The token may have
+ * run out (within {@link IMPERSONATION_END_GRACE_SECONDS}), since closing a switch that is over is
+ * the point; a switch closed before is answered as such and not audited again. The
+ * administrator's own sign-in (the refresh cookie's session) is not touched.
+ */
+export async function endImpersonatedSession(
+  db: Db,
+  token: string,
+  now: Date = new Date(),
+): Promise<ImpersonationEnd> {
+  const claims = await verifyAccessToken(accessKey(), token, {
+    now,
+    expiredForSeconds: IMPERSONATION_END_GRACE_SECONDS,
+  });
+  if (claims?.scope !== 'user') return { kind: 'unknown-token' };
+  const session = await findSession(db, claims.sessionId);
+  if (session?.userId !== claims.userId) return { kind: 'unknown-token' };
+  if (!session.userAgent.startsWith(IMPERSONATION_MARK)) return { kind: 'not-switched' };
+  if (session.revokedAt !== null) return { kind: 'already-ended' };
+  const adminId = session.userAgent.slice(IMPERSONATION_MARK.length);
+  const ranOut = now.getTime() >= session.expiresAt.getTime();
+  const endedAt = Math.min(now.getTime(), session.expiresAt.getTime());
+  const durationSeconds = Math.max(0, Math.round((endedAt - session.createdAt.getTime()) / 1000));
+  const ended = await db.transaction(async (tx) => {
+    const ids = await revokeMarkedSessions(tx, session.userId, session.userAgent, now);
+    await audit(tx, {
+      actorUserId: adminId,
+      action: 'impersonate_end',
+      targetUserId: session.userId,
+      details: { sessionId: session.id, durationSeconds, ranOut, sessionsEnded: ids.length },
+    });
+    return ids;
+  });
+  forgetSessionChecks(db, ended);
+  return { kind: 'ended', adminId, userId: session.userId, sessionId: session.id, durationSeconds, ranOut };
 }

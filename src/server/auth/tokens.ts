@@ -172,11 +172,13 @@ function toClaims(payload: z.infer<typeof payloadSchema>): TokenClaims {
 /**
  * Verifies an access or public token. Anything not signed by us with HS256 for our audience and
  * still in date is refused as null, so callers have one answer for every bad token.
+ * `expiredForSeconds` also accepts a token that ran out at most that long ago, for the one call
+ * that only closes what such a token opened (ending an administrator's switch that ran out).
  */
 export async function verifyAccessToken(
   key: AccessTokenKey,
   token: string,
-  options: ClockOptions = {},
+  options: ClockOptions & { expiredForSeconds?: number } = {},
 ): Promise<TokenClaims | null> {
   try {
     const { payload } = await jwtVerify(token, key, {
@@ -186,6 +188,7 @@ export async function verifyAccessToken(
       typ: TOKEN_TYPE,
       requiredClaims: ['sub', 'iat', 'exp'],
       ...(options.now === undefined ? {} : { currentDate: options.now }),
+      ...(options.expiredForSeconds === undefined ? {} : { clockTolerance: options.expiredForSeconds }),
     });
     const parsed = payloadSchema.safeParse(payload);
     return parsed.success ? toClaims(parsed.data) : null;

@@ -7,6 +7,7 @@ import { apiError } from '../app/errors.ts';
 import { checkPassword, createCustomToken } from '../auth/identity.ts';
 import {
   blockedAnswer,
+  endImpersonatedSession,
   endSignIn,
   passwordIpLimit,
   passwordLoginLimit,
@@ -17,7 +18,8 @@ import {
   signInSession,
   startImpersonatedSession,
 } from '../auth/sign-in.ts';
-import { requireAdmin } from '../middleware/caller.ts';
+import { SIGN_IN_REQUIRED_MESSAGE, requireAdmin } from '../middleware/caller.ts';
+import { bearerToken } from '../app/request.ts';
 import { accessKey } from '../auth/tokens.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { sameSiteOnly } from '../middleware/cors.ts';
@@ -31,11 +33,8 @@ import { userData } from '../auth/user-data.ts';
 export const NO_SUCH_USER_MESSAGE = 'No such user.';
 export const IMPERSONATE_ADMIN_MESSAGE = 'Administrators cannot be impersonated.';
 export const IMPERSONATE_BLOCKED_MESSAGE = 'This account is blocked.';
-
-/**
- * Marks an impersonation session in sessions.user_agent, followed by the admin's user id, so
- * support can tell such sessions apart from the owner's own sign-ins.
- */
+export const NOT_SWITCHED_MESSAGE =
+  'This session is not an administrator viewing another account, so there is nothing to return from.';
 
 const noQuery = z.strictObject({});
 
@@ -52,8 +51,9 @@ const codeSignInSchema = z.strictObject({
 });
 
 /**
- * The app server's session calls of SPEC §7, mounted at /api/app: sign-in, admin sign-in as
- * another user, logout, refresh from the cookie, and the public token for signed-out visitors.
+ * The app server's session calls of SPEC §7, mounted at /api/app: sign-in, an admin's switch into
+ * another user's account and the return from it, logout, refresh from the cookie, and the public
+ * token for signed-out visitors.
  */
 export const appServerRoutes = new Hono<AccountsEnv>()
   .use(noStore())
@@ -110,6 +110,16 @@ export const appServerRoutes = new Hono<AccountsEnv>()
     const { accessToken } = switched;
     const data = await userData(db, target);
     return c.json({ accessToken, firebaseAccessToken: firebase.token, ...data });
+  })
+  .post('/auth/code-signout', queryParams(noQuery), async (c) => {
+    // Read from the bearer here rather than through the caller: a switch that has run out is no
+    // caller any more, yet closing it (and recording that it ran out) is what this call is for.
+    const token = bearerToken(c);
+    const ended = token === undefined ? undefined : await endImpersonatedSession(c.var.db, token);
+    if (ended === undefined || ended.kind === 'unknown-token')
+      return apiError(c, 401, SIGN_IN_REQUIRED_MESSAGE);
+    if (ended.kind === 'not-switched') return apiError(c, 400, NOT_SWITCHED_MESSAGE);
+    return c.json({ success: true });
   })
   .get('/auth/logout', sameSiteOnly(), queryParams(noQuery), async (c) => {
     await endSignIn(c);
