@@ -313,7 +313,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/market-indexes',
   '/market-news',
   '/most-searched-stocks',
-  '/profile-link',
   '/sector-performance',
   '/top-stock-actives',
   '/top-stock-gainers',

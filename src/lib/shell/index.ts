@@ -5,6 +5,7 @@ import { startIdleWatch, startRouteLoadingTracking } from '../stores/ui.ts';
 import { captureUtms } from '../utms.ts';
 import { startAccount } from './account.ts';
 import { startAuthLinks } from './auth-links.ts';
+import { startLinkUserBanner } from './link-user-banner.ts';
 import { startMenus } from './menus.ts';
 import { startMobileNav } from './mobile-nav.ts';
 import { startOverlays } from './overlays.ts';
@@ -13,11 +14,13 @@ import { startThemeSwitch } from './theme-switch.ts';
 /**
  * Starts what every page runs, without a framework: the session (restored from storage and checked
  * with the server on load and after every view transition), the layout, the theme, the header's
- * menus, hamburger panel, account parts and sign-in links, the idle watch and route-loading tracking, the campaign
+ * menus, hamburger panel, account parts and sign-in links, the Link User banner, the idle watch and route-loading tracking, the campaign
  * parameters, and the overlays on demand. Islands render the same stores when they hydrate. The
  * layout calls it once per visit (the client router keeps the module).
  */
 export function startShell(): void {
+  // Before the session: a switched session must never be renewed as the administrator's own.
+  startLinkUserBanner();
   startSession();
   startLayout();
   startThemeSwitch();

@@ -70,12 +70,10 @@ export function startSession(): void {
   window.addEventListener('storage', (event) => {
     if (event.key !== SESSION_STORAGE_KEY) return;
     const next = read();
+    // Signed out, or into another account, in another tab: a page this one may no longer show is left at once.
     if (next && next.accessToken !== PUBLIC_TOKEN) signedIn(next.accessToken, next.user);
-    else {
-      // Signed out in another tab: an account page open here is left at once.
-      signedOut();
-      guardRoute();
-    }
+    else signedOut();
+    guardRoute();
   });
   document.addEventListener('astro:after-swap', () => {
     void revalidateSession();
@@ -96,11 +94,55 @@ async function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
 
 let refreshing: Promise<boolean> | undefined;
 
+/** How renewing from the refresh cookie went: renewed, refused (signed out), or the server was not reached. */
+export type RenewOutcome = 'renewed' | 'refused' | 'unreachable';
+
+/**
+ * What the session needs to know of an administrator's switch into another account (Link User,
+ * `src/lib/stores/link-user.ts` registers it): the switched session has no refresh cookie of its
+ * own, the cookie is still the administrator's, so a refused switched token must end the switch
+ * rather than quietly hand the administrator's session back in its place.
+ */
+export interface SwitchedSession {
+  /** Whether the current session is an administrator's switch into another account. */
+  active(): boolean;
+  /** Ends the switch on the server (audited there); never rejects. */
+  end(): Promise<void>;
+  /**
+   * After `end`, how renewing the administrator's own session went. The switch is forgotten only
+   * once that is known, so a page left half-way still knows, when it loads again, to finish.
+   */
+  ended(outcome: RenewOutcome): void;
+  /** Forgets the switch without a word (logout). */
+  forget(): void;
+}
+
+let switchedSession: SwitchedSession | undefined;
+
+/** Lets the Link User store take part in refreshing and logout, without this module depending on it. */
+export function setSwitchedSession(hooks: SwitchedSession): void {
+  switchedSession = hooks;
+}
+
+async function renewFromCookie(): Promise<RenewOutcome> {
+  try {
+    const answer = await appServer<SessionAnswer>('auth/refresh', { refreshOn403: false });
+    signedIn(answer.accessToken, answer);
+    return 'renewed';
+  } catch (error) {
+    if (!isRefusal(error)) return 'unreachable';
+    signedOut();
+    return 'refused';
+  }
+}
+
 /**
  * Renews the access token from the refresh cookie (SPEC §7, GET /auth/refresh). Concurrent calls
  * share one request, and tabs take turns: a tab that waited adopts the token another tab just got
  * instead of presenting the already-rotated cookie again. A refusal falls back to the public token;
- * a network failure keeps the session as it is. Resolves whether a signed-in session is in place.
+ * a network failure keeps the session as it is. While an administrator views another account, the
+ * switch is closed first and the cookie then renews the administrator's own session. Resolves
+ * whether a signed-in session is in place.
  */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= withRefreshLock(async () => {
@@ -110,14 +152,11 @@ export function refreshSession(): Promise<boolean> {
       signedIn(stored.accessToken, stored.user);
       return true;
     }
-    try {
-      const answer = await appServer<SessionAnswer>('auth/refresh', { refreshOn403: false });
-      signedIn(answer.accessToken, answer);
-      return true;
-    } catch (error) {
-      if (isRefusal(error)) signedOut();
-      return false;
-    }
+    const switched = switchedSession?.active() === true ? switchedSession : undefined;
+    await switched?.end();
+    const outcome = await renewFromCookie();
+    switched?.ended(outcome);
+    return outcome === 'renewed';
   }).finally(() => {
     refreshing = undefined;
   });
@@ -203,9 +242,12 @@ export function guardRoute(): void {
 /**
  * Signs out (SPEC §4): ends the session on the portal and on the app server (their failures are
  * ignored, the local sign-out happens regardless), then clears auth, the user's draft, saved
- * items, chat and prices, and starts again on the public token.
+ * items, chat and prices, and starts again on the public token. An administrator viewing another
+ * account closes that switch first; the logout then ends the administrator's own sign-in too.
  */
 export async function logout(): Promise<void> {
+  const switched = switchedSession?.active() === true ? switchedSession : undefined;
+  await switched?.end();
   for (const call of [
     () => portal('auth/log-out', { refreshOn403: false }),
     () => appServer('auth/logout', { refreshOn403: false }),
@@ -219,6 +261,7 @@ export async function logout(): Promise<void> {
   setUserDraft(null);
   clearPrices();
   clearRewriter();
+  switched?.forget();
   signedOut();
   guardRoute();
 }

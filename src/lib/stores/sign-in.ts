@@ -170,12 +170,23 @@ export function signInPending(): boolean {
 
 /**
  * Signs the identity provider's browser SDK in too, for the features that talk to it directly. Not
- * awaited by the sign-in: the session is already ours, and a failure here only affects those
- * features, so it is ignored.
+ * awaited by the sign-in (or an administrator's switch into another account): the session is
+ * already ours, and a failure here only affects those features, so it is ignored.
  */
-function signInToIdentityProvider(customToken: string): void {
+export function signInToIdentityProvider(customToken: string): void {
   void Promise.all([getClientAuth(), import('firebase/auth')])
     .then(([auth, { signInWithCustomToken }]) => signInWithCustomToken(auth, customToken))
+    .catch(() => undefined);
+}
+
+/**
+ * Signs the identity SDK out where the account it was signed in as is left behind (an
+ * administrator's return from another account, whose own session brings no custom token to sign
+ * it back in with). Ignored on failure, like the sign-in above.
+ */
+export function signOutOfIdentityProvider(): void {
+  void Promise.all([getClientAuth(), import('firebase/auth')])
+    .then(([auth, { signOut }]) => signOut(auth))
     .catch(() => undefined);
 }
 
