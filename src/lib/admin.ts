@@ -174,3 +174,45 @@ export interface ClientErrorGroup {
   /** The newest error of the group, to read in full. */
   latestId: string;
 }
+
+/** Most uses a coupon can be given, and the largest amount off (in cents) it can take. */
+export const COUPON_MAX_USES_LIMIT = 1_000_000;
+export const COUPON_AMOUNT_OFF_LIMIT = 10_000_000;
+
+/**
+ * Where a coupon stands: usable, turned off by an administrator, past its expiry, or used as often as
+ * it may be. The first that applies wins, in that order from disabled.
+ */
+export type CouponState = 'active' | 'disabled' | 'expired' | 'used_up';
+
+/** One coupon as the console lists it (GET /api/admin/coupons answers `{ coupons }`, newest first). */
+export interface AdminCoupon {
+  code: string;
+  /** Exactly one of percentOff (1 to 100) and amountOffCents (in the plans' currency) is set. */
+  percentOff: number | null;
+  amountOffCents: number | null;
+  /** The paid plans it discounts; empty means every paid plan. */
+  planCodes: string[];
+  /** When it stops applying, or null for never. */
+  expiresAt: string | null;
+  /** How many completed checkouts may use it, or null for no limit. */
+  maxUses: number | null;
+  /** Completed checkouts that used it. */
+  uses: number;
+  state: CouponState;
+  /** The username of the administrator who created it (null for coupons made otherwise). */
+  createdBy: string | null;
+  createdAt: string;
+}
+
+/** A new coupon (POST /api/admin/coupons answers 201 `{ coupon }`); the code is upper-cased. */
+export interface AdminCouponInput {
+  code: string;
+  percentOff?: number | null;
+  amountOffCents?: number | null;
+  /** Empty or left out: every paid plan. */
+  planCodes?: string[];
+  expiresAt?: string | null;
+  maxUses?: number | null;
+  reason: string;
+}

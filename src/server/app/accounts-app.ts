@@ -9,6 +9,7 @@ import { originCheck, siteCors } from '../middleware/cors.ts';
 import { securityHeaders } from '../middleware/security-headers.ts';
 import { accountActionRoutes } from '../routes/account-actions.ts';
 import { adminRoutes } from '../routes/admin.ts';
+import { adminCouponRoutes } from '../routes/admin-coupons.ts';
 import { appServerRoutes } from '../routes/app-server.ts';
 import { billingWebhookRoutes, portalBillingRoutes } from '../routes/billing.ts';
 import { clientConfigRoutes } from '../routes/client-config.ts';
@@ -64,6 +65,7 @@ const api = new Hono<AccountsEnv>()
   .route('/market', createMarketHistoryRoutes())
   .route('/playground', playgroundRoutes)
   .route('/admin', adminRoutes)
+  .route('/admin/coupons', adminCouponRoutes)
   .route('/devauth', devauthRoutes)
   .route('/internal', internalRoutes)
   .route('/', supportRoutes)

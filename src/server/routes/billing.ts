@@ -7,7 +7,7 @@ import { apiError } from '../app/errors.ts';
 import { requireUser, SIGN_IN_REQUIRED_MESSAGE } from '../middleware/caller.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { jsonBody, type JsonInput } from '../middleware/validate.ts';
-import { checkCoupon, couponPrice } from '../services/price-plans.ts';
+import { checkCoupon, couponPrice, notApplicableMessage } from '../services/price-plans.ts';
 import { invoiceFilename, isCountryCode } from '../../lib/invoices.ts';
 import { billingDetailsOf, saveBillingDetails } from '../services/billing/billing-profiles.ts';
 import { invoicePdf } from '../services/billing/invoice-pdf.ts';
@@ -231,9 +231,8 @@ export function portalBillingRoutes(deliver: WebhookTransport) {
         if (!check.ok) return apiError(c, 400, `couponCode: ${check.error}`, { field: 'couponCode' });
         const price = couponPrice(check.coupon, plan);
         if (price === null) {
-          return apiError(c, 400, `couponCode: Coupon code ${code} does not apply to ${plan.name}.`, {
-            field: 'couponCode',
-          });
+          const refusal = await notApplicableMessage(c.var.db, check.coupon, plan);
+          return apiError(c, 400, `couponCode: ${refusal}`, { field: 'couponCode' });
         }
         amountCents = price;
         acceptedCoupon = check.coupon.code;

@@ -23,6 +23,8 @@ import {
   parseExpiry,
 } from '../services/billing/test-mode.ts';
 import { startTestSubscription } from '../services/billing/test-mode-provider.ts';
+import { couponUsedUp } from '../services/coupons.ts';
+import { usedUpMessage } from '../services/price-plans.ts';
 import type { CheckoutSession, TestCardRenewals } from '../db/schema.ts';
 
 export type { WebhookTransport };
@@ -33,6 +35,11 @@ export const EXPIRY_PAST_MESSAGE = "Your card's expiration date is in the past."
 export const CHECKOUT_GONE_MESSAGE = 'This checkout has expired. Start again from the pricing page.';
 export const CHECKOUT_PAID_MESSAGE = 'This checkout has already been paid.';
 export const NO_AUTHENTICATION_MESSAGE = 'This payment is not waiting for authentication.';
+
+/** A checkout whose coupon was used up by other checkouts after it opened: nothing is charged. */
+export function couponGoneMessage(code: string): string {
+  return `${usedUpMessage(code)} Nothing was charged; start again from the pricing page.`;
+}
 
 const required = (label: string, max: number): z.ZodString =>
   z.string().trim().min(1, `Enter ${label}.`).max(max, `${label} is too long.`);
@@ -109,6 +116,10 @@ async function payable(c: Context<AccountsEnv>, id: string): Promise<Payable | R
   if (view?.provider !== 'test' || !checkout) return apiError(c, 404, 'No such checkout.');
   if (view.status === 'complete') return apiError(c, 409, CHECKOUT_PAID_MESSAGE);
   if (view.expired) return apiError(c, 410, CHECKOUT_GONE_MESSAGE);
+  // The coupon's last use went to another checkout since this one opened: its price no longer holds.
+  if (checkout.couponCode !== null && (await couponUsedUp(c.var.db, checkout.couponCode))) {
+    return apiError(c, 409, couponGoneMessage(checkout.couponCode));
+  }
   return { view, checkout };
 }
 

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { DEFAULT_PRICING, type PricePlan, type PricePlansAnswer } from '../../lib/price-plans.ts';
 import { coupons, pricePlans, type Coupon, type PricePlan as PricePlanRow } from '../db/schema.ts';
@@ -13,12 +13,23 @@ export type PricePlanView = PricePlan;
 /** A coupon code's verdict: the coupon, or why it is refused (the words get-price-plans answers with). */
 type CouponCheck = { ok: true; coupon: Coupon } | { ok: false; error: string };
 
-/** Whether a coupon code (upper case) can be used now. */
+/** The refusal of a coupon that has been used as often as its maximum allows. */
+export function usedUpMessage(code: string): string {
+  return `Coupon code ${code} has been fully redeemed.`;
+}
+
+/**
+ * Whether a coupon code (upper case) can be used now: known and not disabled, not expired, and with
+ * a use left (uses are counted when a checkout with it is paid).
+ */
 export async function checkCoupon(db: Db, code: string, now: Date): Promise<CouponCheck> {
   const [coupon] = await db.select().from(coupons).where(eq(coupons.code, code)).limit(1);
   if (!coupon?.active) return { ok: false, error: `Coupon code ${code} is not valid.` };
   if (coupon.validUntil && coupon.validUntil.getTime() <= now.getTime()) {
     return { ok: false, error: `Coupon code ${code} has expired.` };
+  }
+  if (coupon.maxRedemptions !== null && coupon.timesRedeemed >= coupon.maxRedemptions) {
+    return { ok: false, error: usedUpMessage(code) };
   }
   return { ok: true, coupon };
 }
@@ -40,6 +51,22 @@ function appliesTo(coupon: Coupon, plan: PricePlanRow): boolean {
 /** The price of a plan with a coupon, or null when the coupon does not discount that plan. */
 export function couponPrice(coupon: Coupon, plan: PricePlanRow): number | null {
   return appliesTo(coupon, plan) ? discountedPrice(plan.priceCents, coupon) : null;
+}
+
+/**
+ * Why a coupon does not discount a plan, in the checkout's words: the plan, and the plans it does
+ * discount, as the pricing page shows them struck through (only paid plans are ever discounted).
+ */
+export async function notApplicableMessage(db: Db, coupon: Coupon, plan: PricePlanRow): Promise<string> {
+  const refusal = `Coupon code ${coupon.code} does not apply to ${plan.name}`;
+  if (plan.priceCents === 0 || coupon.planCodes.length === 0) return `${refusal}.`;
+  const named = await db
+    .select({ name: pricePlans.name })
+    .from(pricePlans)
+    .where(and(inArray(pricePlans.code, coupon.planCodes), eq(pricePlans.active, true)))
+    .orderBy(asc(pricePlans.sortOrder), asc(pricePlans.code));
+  if (named.length === 0) return `${refusal}.`;
+  return `${refusal}; it applies to ${named.map((row) => row.name).join(', ')} only.`;
 }
 
 /** The active catalogue as stored, with the coupon asked for and its verdict. */

@@ -15,6 +15,7 @@ import {
   type Subscription,
   type SubscriptionStatus,
 } from '../../db/schema.ts';
+import { redeemCoupon } from '../coupons.ts';
 import { queueEmail } from '../outbox.ts';
 import { recordInvoice } from './invoices.ts';
 import { setPlan } from '../users.ts';
@@ -261,6 +262,14 @@ async function applyCheckoutCompleted(db: Db, event: CheckoutCompleted): Promise
     .values({ userId: checkout.userId, ...values })
     .onConflictDoUpdate({ target: subscriptions.userId, set: values });
   await setPlan(db, checkout.userId, plan.code, null);
+  // The coupon's use, counted once per checkout: a replayed event never gets here (its id is recorded),
+  // and the same checkout reported again under another id finds its subscription started already.
+  const startedBefore = existing?.providerSubscriptionId === data.subscriptionId;
+  if (checkout.couponCode !== null && !startedBefore && !(await redeemCoupon(db, checkout.couponCode))) {
+    console.warn(
+      `[billing] checkout ${checkout.id} was paid with coupon ${checkout.couponCode}, which had no use left; its count stays at the maximum`,
+    );
+  }
   return 'applied';
 }
 
