@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { COUPON_AMOUNT_OFF_LIMIT, COUPON_MAX_USES_LIMIT, REASON_MAX_LENGTH } from '../../lib/admin.ts';
+import { formatCents, formatExactNumber } from '../../lib/format.ts';
 import type { AccountsEnv } from '../app/context.ts';
 import { apiError } from '../app/errors.ts';
 import { requireAdmin, requireStaff } from '../middleware/caller.ts';
@@ -15,11 +16,11 @@ export const CODE_CHARACTERS_MESSAGE = 'A code has only letters, digits, - and _
 export const DISCOUNT_MISSING_MESSAGE = 'Give a percent off or an amount off.';
 export const DISCOUNT_BOTH_MESSAGE = 'Give a percent off or an amount off, not both.';
 export const PERCENT_OFF_MESSAGE = 'A percent off is a whole number from 1 to 100.';
-export const AMOUNT_OFF_MESSAGE = `An amount off is a whole number of cents from 1 to ${String(COUPON_AMOUNT_OFF_LIMIT)}.`;
+export const AMOUNT_OFF_MESSAGE = `An amount off is from $0.01 to ${formatCents(COUPON_AMOUNT_OFF_LIMIT, 'usd')}, in whole cents.`;
 export const PLAN_CODES_MESSAGE = 'planCodes is a list of plan codes, each named once.';
 export const EXPIRY_FORMAT_MESSAGE = 'Give the expiry as a date and time with its offset (ISO 8601).';
 export const EXPIRY_PAST_MESSAGE = 'The expiry must be in the future.';
-export const MAX_USES_MESSAGE = `Maximum uses is a whole number from 1 to ${String(COUPON_MAX_USES_LIMIT)}, or none for no limit.`;
+export const MAX_USES_MESSAGE = `Maximum uses is a whole number from 1 to ${formatExactNumber(COUPON_MAX_USES_LIMIT)}, or none for no limit.`;
 
 const reason = z
   .string({ error: REASON_MESSAGE })
