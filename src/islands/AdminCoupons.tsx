@@ -61,9 +61,22 @@ function CreateForm(): ReactNode {
   const usesProblem = useFieldProblem('maxUses');
 
   // A field refused after the confirmation closed: the focus goes to it, where its message is read.
+  // The confirmation hands the focus back to its opener when it has closed, so this waits for that.
   useEffect(() => {
     const id = FIELD_IDS[problem.field];
-    if (pending === null && id !== undefined) document.getElementById(id)?.focus();
+    if (pending !== null || id === undefined) return undefined;
+    const focusField = (): void => {
+      document.getElementById(id)?.focus();
+    };
+    const dialog = document.querySelector<HTMLDialogElement>('dialog[open]');
+    if (dialog === null) {
+      focusField();
+      return undefined;
+    }
+    dialog.addEventListener('close', focusField, { once: true });
+    return () => {
+      dialog.removeEventListener('close', focusField);
+    };
   }, [problem, pending]);
 
   const onSubmit = (event: SyntheticEvent): void => {
@@ -363,7 +376,9 @@ function CouponRow({ coupon, canEdit }: { coupon: AdminCoupon; canEdit: boolean 
       <td data-label="Plans" className="admin-coupons__wrap">
         {plansText(coupon.planCodes, plans)}
       </td>
-      <td data-label="Expires">{coupon.expiresAt === null ? 'Never' : formatDateTime(coupon.expiresAt)}</td>
+      <td data-label="Expires" className="admin-coupons__wrap">
+        {coupon.expiresAt === null ? 'Never' : formatDateTime(coupon.expiresAt)}
+      </td>
       <td data-label="Uses" className="admin-coupons__uses">
         {usesText(coupon)}
       </td>
@@ -372,10 +387,7 @@ function CouponRow({ coupon, canEdit }: { coupon: AdminCoupon; canEdit: boolean 
           {COUPON_STATE_LABELS[coupon.state]}
         </span>
       </td>
-      <td data-label="Created">
-        {formatDay(coupon.createdAt.slice(0, 10))}
-        {coupon.createdBy !== null && <span className="admin-coupons__by"> by {coupon.createdBy}</span>}
-      </td>
+      <td data-label="Created">{formatDay(coupon.createdAt.slice(0, 10))}</td>
       {canEdit && (
         <td className="admin-coupons__row-actions">
           {coupon.state === 'active' && (
