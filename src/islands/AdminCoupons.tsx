@@ -1,16 +1,17 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, type ReactNode, type SyntheticEvent } from 'react';
-import type { AdminCoupon } from '../lib/admin.ts';
+import type { AdminCoupon, CouponState } from '../lib/admin.ts';
 import { formatDateTime, formatDay } from '../lib/format.ts';
+import { $canAct } from '../lib/stores/admin-console.ts';
 import {
   $adminCoupons,
-  $canEditCoupons,
   askFor,
   COUPON_STATE_LABELS,
   createCoupon,
   disableCoupon,
   discountText,
   editDraft,
+  loadCoupons,
   plansText,
   setReason,
   startAdminCoupons,
@@ -18,8 +19,17 @@ import {
   usesText,
   type DraftField,
 } from '../lib/stores/admin-coupons.ts';
+import { Badge, LoadState } from './parts/AdminParts.tsx';
 import { Dialog } from './parts/Dialog.tsx';
 import './AdminCoupons.css';
+
+/** How each state's badge looks: usable in green, turned off in red, run out in grey. */
+const STATE_TONES: Readonly<Record<CouponState, 'success' | 'danger' | 'neutral'>> = {
+  active: 'success',
+  disabled: 'danger',
+  expired: 'neutral',
+  used_up: 'neutral',
+};
 
 /** The refusal shown beside a field, when the server's refusal names it. */
 function useFieldProblem(field: DraftField): string {
@@ -383,9 +393,7 @@ function CouponRow({ coupon, canEdit }: { coupon: AdminCoupon; canEdit: boolean 
         {usesText(coupon)}
       </td>
       <td data-label="State">
-        <span className={`admin-coupons__state admin-coupons__state--${coupon.state}`}>
-          {COUPON_STATE_LABELS[coupon.state]}
-        </span>
+        <Badge tone={STATE_TONES[coupon.state]}>{COUPON_STATE_LABELS[coupon.state]}</Badge>
       </td>
       <td data-label="Created">{formatDay(coupon.createdAt.slice(0, 10))}</td>
       {canEdit && (
@@ -455,21 +463,19 @@ function CouponList({ canEdit }: { canEdit: boolean }): ReactNode {
  */
 export function AdminCoupons(): ReactNode {
   const state = useStore($adminCoupons);
-  const canEdit = useStore($canEditCoupons);
+  const canEdit = useStore($canAct); // administrators; analysts only read
   useEffect(() => startAdminCoupons(), []);
 
-  if (state.status === 'loading') {
+  if (state.status !== 'ready') {
     return (
-      <p role="status" className="admin-coupons__note">
-        Loading coupons…
-      </p>
-    );
-  }
-  if (state.status === 'error') {
-    return (
-      <p role="alert" className="admin-coupons__problem">
-        {state.error}
-      </p>
+      <LoadState
+        status={state.status}
+        error={state.error}
+        loading="Loading coupons…"
+        onRetry={() => {
+          void loadCoupons();
+        }}
+      />
     );
   }
   return (

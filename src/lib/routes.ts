@@ -308,8 +308,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/datasets/market-data-real-time',
   '/datasets/ownership-senate-insider',
   '/datasets/search-directory',
-  // The console's coupons page is built separately; the console's navigation links it already.
-  '/developer/docs/admin/coupons',
   '/market-indexes',
   '/market-news',
   '/most-searched-stocks',

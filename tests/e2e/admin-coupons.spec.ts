@@ -124,29 +124,69 @@ test.describe('coupons in the admin console', () => {
     await expect(page.getByRole('row').filter({ hasText: code })).toContainText('0 / 3');
   });
 
-  test('the coupons page passes axe for an administrator, on desktop and on a phone, with a confirmation open', async ({
+  test('an analyst reads the coupons with their uses but is offered no form and no Disable button', async ({
+    page,
+    request,
+  }) => {
+    const code = uniqueCode('READ');
+    await onCouponsPage(page);
+    await fillCoupon(page, code, '5');
+    const confirm = page.getByRole('dialog', { name: `Create coupon ${code}?` });
+    await confirm.getByRole('textbox', { name: 'Reason' }).fill('For the analyst to see');
+    await confirm.getByRole('button', { name: 'Create coupon' }).click();
+    await expect(page.getByRole('row').filter({ hasText: code })).toBeVisible();
+
+    const analyst = await createAccount(request, { verified: true });
+    await setRole(analyst.email, 'analyst');
+    await page.context().clearCookies();
+    await page.evaluate(() => {
+      localStorage.clear();
+    });
+    await openPage(page, '/');
+    await signInThroughApi(page, analyst);
+    await openPage(page, PAGE);
+    await expect(page.getByRole('row').filter({ hasText: code })).toContainText('0 / 5');
+    await expect(
+      page.getByText('You can read the coupons here; administrators create and disable them.'),
+    ).toBeVisible();
+    await expect(page.getByRole('region', { name: 'New coupon' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /Disable coupon/ })).toHaveCount(0);
+  });
+
+  test('the coupons page passes axe for an administrator, on a light desktop and a dark phone, with a confirmation open', async ({
     page,
   }) => {
-    const check = async (): Promise<void> => {
+    const check = async (where: string): Promise<void> => {
       const results = await new AxeBuilder({ page }).analyze();
       expect(
         results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        where,
       ).toEqual([]);
+      const sideways = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(sideways, `${where}: the page scrolls sideways`).toBeLessThanOrEqual(0);
     };
     const code = uniqueCode('AXE');
     await onCouponsPage(page);
     await fillCoupon(page, code, '10');
     const confirm = page.getByRole('dialog', { name: `Create coupon ${code}?` });
     await confirm.getByRole('textbox', { name: 'Reason' }).fill('Accessibility check');
-    await check();
+    await check('the create confirmation');
     await confirm.getByRole('button', { name: 'Create coupon' }).click();
     await expect(page.getByRole('row').filter({ hasText: code })).toBeVisible();
-    await check();
+    await check('a light desktop');
+
     await page.setViewportSize({ width: 390, height: 844 });
-    await check();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.evaluate(() => {
+      localStorage.setItem('themeMode', 'dark');
+    });
+    await openPage(page, PAGE);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expect(page.getByRole('row').filter({ hasText: code })).toBeVisible();
+    await check('a dark phone');
     await page.getByRole('button', { name: `Disable coupon ${code}` }).click();
     await expect(page.getByRole('dialog', { name: `Disable coupon ${code}?` })).toBeVisible();
-    await check();
+    await check('the disable confirmation on a dark phone');
   });
 });

@@ -1,13 +1,10 @@
-import { computed, map } from 'nanostores';
+import { map } from 'nanostores';
 import type { AdminCoupon, CouponState } from '../admin.ts';
-import { isStaffRole } from '../admin.ts';
 import { formatCents } from '../format.ts';
 import { adminApi, ApiError, portal } from '../http.ts';
 import type { PricePlansAnswer } from '../price-plans.ts';
-import { $signedIn } from './auth.ts';
-import { $sessionChecked, startSession } from './session.ts';
+import { problemText, startStaffPage } from './admin-console.ts';
 import { showSnackbar } from './snackbar.ts';
-import { $roles, $user } from './user.ts';
 
 /*
  * The admin console's coupons page: the coupons as the admin API lists them, the paid plans a new
@@ -80,9 +77,6 @@ const INITIAL: AdminCouponsState = {
 };
 
 export const $adminCoupons = map<AdminCouponsState>({ ...INITIAL });
-
-/** Whether the visitor may create and disable coupons: administrators; analysts only read. */
-export const $canEditCoupons = computed($roles, (roles) => roles.isAdmin);
 
 /** The words of each state in the list. */
 export const COUPON_STATE_LABELS: Readonly<Record<CouponState, string>> = {
@@ -163,17 +157,17 @@ const FIELD_OF: Readonly<Record<string, DraftField>> = {
 
 /** A refusal as the page shows it: the message without the field's name in front, and the form's field. */
 function problemOf(error: unknown, fallback: string): AdminCouponsState['problem'] {
-  if (!(error instanceof ApiError)) return { field: '', message: fallback };
-  const field = error.field ?? '';
-  const message =
-    field !== '' && error.message.startsWith(`${field}: `)
-      ? error.message.slice(field.length + 2)
-      : error.message;
-  return { field: FIELD_OF[field] ?? '', message: message === '' ? fallback : message };
+  const message = problemText(error, fallback);
+  const field = error instanceof ApiError ? (error.field ?? '') : '';
+  return {
+    field: FIELD_OF[field] ?? '',
+    message: field !== '' && message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message,
+  };
 }
 
-/** Reads the coupons and the paid plans a coupon can name. */
+/** Reads the coupons and the paid plans a coupon can name (again after a failure: the retry). */
 export async function loadCoupons(): Promise<void> {
+  $adminCoupons.set({ ...$adminCoupons.get(), status: 'loading', error: '' });
   try {
     const [list, catalogue] = await Promise.all([
       adminApi<{ coupons: AdminCoupon[] }>('coupons'),
@@ -182,7 +176,6 @@ export async function loadCoupons(): Promise<void> {
     $adminCoupons.set({
       ...$adminCoupons.get(),
       status: 'ready',
-      error: '',
       coupons: list.coupons,
       plans: catalogue.plans
         .filter((plan) => plan.priceCents > 0)
@@ -192,20 +185,18 @@ export async function loadCoupons(): Promise<void> {
     $adminCoupons.set({
       ...$adminCoupons.get(),
       status: 'error',
-      error: problemOf(error, 'The coupons could not be loaded. Please try again.').message,
+      error: problemText(error, 'The coupons could not be loaded. Please try again.'),
     });
   }
 }
 
 /**
- * Starts the page: the session, then the coupons once it is confirmed as staff's. The session's route
- * guard sends anyone else away. Returns the island's cleanup.
+ * Starts the page: the session, then the coupons once it is confirmed as staff's (the session's route
+ * guard sends anyone else away). Returns the island's cleanup.
  */
 export function startAdminCoupons(): () => void {
-  startSession();
-  const stop = $sessionChecked.subscribe((checked) => {
-    const staff = checked && $signedIn.get() && isStaffRole($user.get().userRole);
-    if (staff && $adminCoupons.get().status === 'loading') void loadCoupons();
+  const stop = startStaffPage(() => {
+    void loadCoupons();
   });
   return () => {
     stop();

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AdminCoupon, CouponState } from '../../lib/admin.ts';
+import { formatCents } from '../../lib/format.ts';
 import type { Db } from '../db/client.ts';
 import { coupons, pricePlans, users, type Coupon } from '../db/schema.ts';
 import { audit } from './audit-log.ts';
@@ -63,15 +64,21 @@ function adminCoupon(coupon: Coupon, createdBy: string | null, now: Date): Admin
   };
 }
 
-/** A coupon's terms as the audit trail keeps them: what it takes off, from which plans, until when, how often. */
-function terms(coupon: Coupon): Record<string, unknown> {
-  return {
-    percentOff: coupon.percentOff,
-    amountOffCents: coupon.amountOffCents,
-    planCodes: coupon.planCodes,
-    expiresAt: coupon.validUntil?.toISOString() ?? null,
-    maxUses: coupon.maxRedemptions,
-  };
+/**
+ * A coupon's terms as the audit trail keeps them, in one line the console shows as it is: what it
+ * takes off, from which plans, until when, how often ("20% off monthlyT2; until 2026-06-30T…; at most
+ * 50 uses").
+ */
+export function couponTerms(coupon: Coupon): string {
+  const off =
+    coupon.percentOff !== null
+      ? `${String(coupon.percentOff)}% off`
+      : `${formatCents(coupon.amountOffCents ?? 0, 'usd')} off`;
+  return [
+    `${off} ${coupon.planCodes.length === 0 ? 'every paid plan' : coupon.planCodes.join(', ')}`,
+    coupon.validUntil === null ? 'no end' : `until ${coupon.validUntil.toISOString()}`,
+    coupon.maxRedemptions === null ? 'no limit of uses' : `at most ${String(coupon.maxRedemptions)} uses`,
+  ].join('; ');
 }
 
 /** Every coupon, newest first, with its uses, its state at `now` and who created it. */
@@ -144,7 +151,7 @@ export async function createCoupon(
       actorUserId: action.actorId,
       action: 'coupon_create',
       targetUserId: null,
-      details: { code: row.code, terms: terms(row), reason: action.reason },
+      details: { code: row.code, terms: couponTerms(row), reason: action.reason },
     });
     return row;
   });
@@ -177,7 +184,7 @@ export async function disableCoupon(
       actorUserId: action.actorId,
       action: 'coupon_disable',
       targetUserId: null,
-      details: { code, terms: terms(row), uses: row.timesRedeemed, reason: action.reason },
+      details: { code, terms: couponTerms(row), uses: row.timesRedeemed, reason: action.reason },
     });
     return row;
   });
