@@ -282,11 +282,11 @@ describe.each(databaseTargets())('enterprise enquiries on $name', (target) => {
       );
     });
 
-    it('refuses non-admins with 403 and signed-out callers with 401', async () => {
+    it('refuses users who are not staff with 403 and signed-out callers with 401', async () => {
       const { accessToken } = await account('user');
       const asUser = await app.request('/admin/enterprise-enquiries', bearer(accessToken));
       expect(asUser.status).toBe(403);
-      expect(await json(asUser)).toMatchObject({ error: 'Only administrators can do this.' });
+      expect(await json(asUser)).toMatchObject({ error: 'Only administrators and analysts can see this.' });
       const signedOut = await app.request('/admin/enterprise-enquiries');
       expect(signedOut.status).toBe(401);
       expect(await json(signedOut)).toMatchObject({ error: 'Please sign in to continue.' });

@@ -264,11 +264,11 @@ describe.each(databaseTargets())('help requests on $name', (target) => {
       );
     });
 
-    it('refuses non-admins with 403 and signed-out callers with 401', async () => {
+    it('refuses users who are not staff with 403 and signed-out callers with 401', async () => {
       const { accessToken } = await account('user');
       const asUser = await app.request('/admin/support-requests', bearer(accessToken));
       expect(asUser.status).toBe(403);
-      expect(await json(asUser)).toMatchObject({ error: 'Only administrators can do this.' });
+      expect(await json(asUser)).toMatchObject({ error: 'Only administrators and analysts can see this.' });
       const signedOut = await app.request('/admin/support-requests');
       expect(signedOut.status).toBe(401);
     });
