@@ -1,8 +1,5 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, type ReactNode, type SyntheticEvent } from 'react';
-import { adminUserHref } from '../lib/admin.ts';
-import { auditActionLabel, auditChange, auditReason } from '../lib/admin-console.ts';
-import { formatDateTime } from '../lib/format.ts';
 import { $staffConfirmed } from '../lib/stores/admin-console.ts';
 import {
   $adminAudit,
@@ -11,15 +8,10 @@ import {
   loadOlderAudit,
   startAdminAudit,
 } from '../lib/stores/admin-audit.ts';
-import { LoadState, TableBox } from './parts/AdminParts.tsx';
+import { AuditTable, LoadState } from './parts/AdminParts.tsx';
 import './AdminAudit.css';
 
 /** An account of an entry: a link to its page, or words when the entry names no account. */
-function Person({ id, name, none }: { id: string | null; name: string | null; none: string }): ReactNode {
-  if (id === null) return <>{name ?? none}</>;
-  return <a href={adminUserHref(id)}>{name ?? id}</a>;
-}
-
 function Filter(): ReactNode {
   const { userId, filterProblem } = useStore($adminAudit);
   const ids = useId();
@@ -89,41 +81,7 @@ export function AdminAudit(): ReactNode {
         <p className="admin-note">Nothing recorded{state.userId === '' ? '' : ' about this user'} yet.</p>
       )}
       {state.status === 'ready' && state.entries.length > 0 && (
-        <TableBox label="Audit trail">
-          <table className="admin-table admin-table--wrap">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Whom</th>
-                <th scope="col">Why</th>
-              </tr>
-            </thead>
-            <tbody>
-              {state.entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>
-                    <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
-                  </td>
-                  <td>
-                    <Person id={entry.actorUserId} name={entry.actor} none="The system" />
-                  </td>
-                  <th scope="row">
-                    {auditActionLabel(entry.action)}
-                    {auditChange(entry) !== '' && (
-                      <span className="admin-table__detail">{auditChange(entry)}</span>
-                    )}
-                  </th>
-                  <td>
-                    <Person id={entry.targetUserId} name={entry.target} none="–" />
-                  </td>
-                  <td className="admin-table__wrap">{auditReason(entry)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableBox>
+        <AuditTable entries={state.entries} label="Audit trail" />
       )}
       {state.status === 'ready' && state.nextCursor !== null && (
         <div className="admin-pager">

@@ -1,16 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, type ReactNode, type SyntheticEvent } from 'react';
 import { ADMIN_ROLES, REASON_MAX_LENGTH, adminUserHref, type AdminUserDetail } from '../lib/admin.ts';
-import {
-  auditActionLabel,
-  auditChange,
-  auditReason,
-  fullName,
-  KEY_STATUS_LABELS,
-  keyStillWorks,
-  planName,
-  roleLabel,
-} from '../lib/admin-console.ts';
+import { fullName, KEY_STATUS_LABELS, keyStillWorks, planName, roleLabel } from '../lib/admin-console.ts';
 import { describeUserAgent } from '../lib/device.ts';
 import { formatDate, formatDateTime, formatNumber } from '../lib/format.ts';
 import { AUTH_LINKS } from '../lib/routes.ts';
@@ -28,7 +19,7 @@ import {
   type PendingAction,
 } from '../lib/stores/admin-user.ts';
 import { Dialog } from './parts/Dialog.tsx';
-import { Badge, DayChart, LoadState, TableBox } from './parts/AdminParts.tsx';
+import { AuditTable, Badge, DayChart, LoadState, TableBox } from './parts/AdminParts.tsx';
 import './AdminUser.css';
 
 type Detail = AdminUserDetail;
@@ -400,43 +391,7 @@ function Audit({ detail }: { detail: Detail }): ReactNode {
       {detail.audit.length === 0 ? (
         <p className="admin-note">Nothing recorded about this account yet.</p>
       ) : (
-        <TableBox label="Audit trail of this account">
-          <table className="admin-table admin-table--wrap">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">Who</th>
-                <th scope="col">Why</th>
-              </tr>
-            </thead>
-            <tbody>
-              {detail.audit.map((entry) => (
-                <tr key={entry.id}>
-                  <td>
-                    <When at={entry.createdAt} />
-                  </td>
-                  <th scope="row">
-                    {auditActionLabel(entry.action)}
-                    {auditChange(entry) !== '' && (
-                      <span className="admin-table__detail">{auditChange(entry)}</span>
-                    )}
-                  </th>
-                  <td>
-                    {entry.actorUserId === null ? (
-                      'The system'
-                    ) : entry.actorUserId === detail.user.id ? (
-                      'The user'
-                    ) : (
-                      <a href={adminUserHref(entry.actorUserId)}>{entry.actor ?? 'A deleted account'}</a>
-                    )}
-                  </td>
-                  <td className="admin-table__wrap">{auditReason(entry)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableBox>
+        <AuditTable entries={detail.audit} label="Audit trail of this account" subjectId={detail.user.id} />
       )}
       <p className="admin-note">
         <a href={`/developer/docs/admin/audit?userId=${encodeURIComponent(detail.user.id)}`}>

@@ -1,6 +1,7 @@
 import { useId, type CSSProperties, type ReactNode } from 'react';
-import { shares, total } from '../../lib/admin-console.ts';
-import { formatDay, formatNumber } from '../../lib/format.ts';
+import { adminUserHref, type AdminAuditEntry } from '../../lib/admin.ts';
+import { auditActionLabel, auditChange, auditReason, shares, total } from '../../lib/admin-console.ts';
+import { formatDateTime, formatDay, formatNumber } from '../../lib/format.ts';
 import './AdminParts.css';
 
 /** A series' name inside a sentence: "Browser errors" reads "browser errors", "API errors" stays. */
@@ -194,4 +195,67 @@ export function LoadState({
     );
   }
   return null;
+}
+
+function Person({ id, name, none }: { id: string | null; name: string | null; none: string }): ReactNode {
+  if (id === null) return <>{name ?? none}</>;
+  return <a href={adminUserHref(id)}>{name ?? id}</a>;
+}
+
+/**
+ * Audit entries as a table: when, who, what (with the change), whom and why. On one user's page
+ * (`subjectId`) the whom column is left out, and the user's own actions say so.
+ */
+export function AuditTable({
+  entries,
+  label,
+  subjectId,
+}: {
+  entries: readonly AdminAuditEntry[];
+  label: string;
+  subjectId?: string;
+}): ReactNode {
+  return (
+    <TableBox label={label}>
+      <table className="admin-table admin-table--wrap">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Who</th>
+            <th scope="col">What</th>
+            {subjectId === undefined && <th scope="col">Whom</th>}
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>
+                <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
+              </td>
+              <td>
+                {subjectId !== undefined && entry.actorUserId === subjectId ? (
+                  'The user'
+                ) : (
+                  <Person id={entry.actorUserId} name={entry.actor} none="The system" />
+                )}
+              </td>
+              <th scope="row">
+                {auditActionLabel(entry.action)}
+                {auditChange(entry) !== '' && (
+                  <span className="admin-table__detail">{auditChange(entry)}</span>
+                )}
+              </th>
+              {subjectId === undefined && (
+                <td>
+                  <Person id={entry.targetUserId} name={entry.target} none="–" />
+                </td>
+              )}
+              <td className="admin-table__wrap">{auditReason(entry)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableBox>
+  );
 }
