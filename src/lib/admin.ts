@@ -24,6 +24,9 @@ export function adminUserHref(userId: string): string {
   return `${ADMIN_USER_PAGE}?id=${encodeURIComponent(userId)}`;
 }
 
+/** How a user id (and every other id the console passes around) is written: a UUID. */
+export const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Roles the console can give (SPEC §6). */
 export const ADMIN_ROLES = ['user', 'analyst', 'admin'] as const;
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type {
   AdminAuditEntry,
@@ -16,6 +16,7 @@ import {
   apiRequests,
   apiUsage,
   auditLog,
+  clientErrors,
   outboxEmails,
   pricePlans,
   sessions,
@@ -532,11 +533,19 @@ describe.each(databaseTargets())('the admin console’s API on $name', (target) 
 
     it('lists the reports of one group, newest first, and asks for both its type and message', async () => {
       const message = `TypeError: rows${randomUUID().slice(0, 6)} is undefined`;
-      for (const at of ['first', 'second']) {
-        await logClientError(db(), {
+      for (const [at, minutesAgo] of [
+        ['first', 2],
+        ['second', 1],
+      ] as const) {
+        const report = await logClientError(db(), {
           type: 'TypeError',
           stackTrace: `${message}\n    at ${at} (table.js:1:1)`,
         });
+        // Reports logged back to back can share a timestamp; these are a minute apart, as reports are.
+        await db()
+          .update(clientErrors)
+          .set({ createdAt: new Date(Date.now() - minutesAgo * 60_000) })
+          .where(eq(clientErrors.id, report.id));
       }
       await logClientError(db(), { type: 'Error', stackTrace: `${message}\n    at other (table.js:1:1)` });
       const query = new URLSearchParams({ type: 'TypeError', message, limit: '5' });
@@ -552,6 +561,30 @@ describe.each(databaseTargets())('the admin console’s API on $name', (target) 
       expect(await half.json()).toMatchObject({
         error: 'type and message name an error group together: give both or neither.',
       });
+    });
+
+    it('pages through audit entries that share a millisecond, each once', async () => {
+      const targetUser = await account('user');
+      for (const micro of ['100', '200', '300']) {
+        await db()
+          .insert(auditLog)
+          .values({
+            actorUserId: admin.id,
+            action: 'sessions_end',
+            targetUserId: targetUser.id,
+            details: { reason: micro },
+            createdAt: sql`${`2026-01-02T03:04:05.006${micro}Z`}::timestamptz`,
+          });
+      }
+      const reasons: unknown[] = [];
+      let before: string | null = null;
+      do {
+        const query = `/admin/audit?userId=${targetUser.id}&limit=1${before === null ? '' : `&before=${before}`}`;
+        const page: { entries: AdminAuditEntry[]; nextCursor: string | null } = await get(query);
+        reasons.push(...page.entries.map((entry) => entry.details.reason));
+        before = page.nextCursor;
+      } while (before !== null);
+      expect(reasons).toEqual(['300', '200', '100']);
     });
 
     it('pages the audit trail and filters it by account', async () => {

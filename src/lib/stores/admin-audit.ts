@@ -1,5 +1,5 @@
 import { map } from 'nanostores';
-import type { AdminAuditEntry } from '../admin.ts';
+import { ID_PATTERN, type AdminAuditEntry } from '../admin.ts';
 import { adminApi } from '../http.ts';
 import { problemText, startStaffPage } from './admin-console.ts';
 
@@ -11,8 +11,6 @@ import { problemText, startStaffPage } from './admin-console.ts';
 
 /** Entries per page. */
 export const AUDIT_PER_PAGE = 50;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const USER_ID_MESSAGE = 'A user id looks like 7d4c1a2e-0b6f-4c1e-9a57-3f1e2d4c5b6a.';
 
@@ -99,7 +97,7 @@ export async function loadOlderAudit(): Promise<void> {
 /** Shows one user's entries ('' for everyone's), keeping the filter in the address. */
 export function filterByUser(typed: string): void {
   const userId = typed.trim();
-  if (userId !== '' && !UUID.test(userId)) {
+  if (userId !== '' && !ID_PATTERN.test(userId)) {
     $adminAudit.setKey('filterProblem', USER_ID_MESSAGE);
     return;
   }
@@ -114,7 +112,7 @@ export function filterByUser(typed: string): void {
 /** Starts the audit page from the address once the visitor is confirmed as staff. */
 export function startAdminAudit(): () => void {
   const asked = new URLSearchParams(location.search).get('userId')?.trim() ?? '';
-  $adminAudit.set({ ...INITIAL, userId: UUID.test(asked) ? asked : '' });
+  $adminAudit.set({ ...INITIAL, userId: ID_PATTERN.test(asked) ? asked : '' });
   const stop = startStaffPage(() => void loadAudit());
   return () => {
     stop();

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import {
   ADMIN_ROLES,
+  ID_PATTERN,
   REASON_MAX_LENGTH,
   USER_PAGE_LIMIT,
   USER_SORTS,
@@ -16,8 +17,6 @@ import { providerUnavailable } from '../auth/sign-in.ts';
 import { requireAdmin, requireStaff } from '../middleware/caller.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody, queryParams } from '../middleware/validate.ts';
-import { auditLog } from '../db/schema.ts';
-import { eq, or } from 'drizzle-orm';
 import {
   AdminActionError,
   auditVerificationResend,
@@ -28,10 +27,10 @@ import {
 import { adminOverview, clientErrorGroups } from '../services/admin-overview.ts';
 import {
   adminUserRow,
-  auditEntries,
+  auditPage,
   searchUsers,
   userDetail,
-  UserSearchError,
+  AdminQueryError,
 } from '../services/admin-users.ts';
 import { listClientErrors } from '../services/client-errors.ts';
 import { listEnterpriseEnquiries } from '../services/enterprise-enquiries.ts';
@@ -48,7 +47,6 @@ export const ALREADY_VERIFIED_MESSAGE = 'This address is already verified.';
 export const IDENTITY_NOT_UPDATED_MESSAGE =
   'The account was changed here, but the identity provider could not be updated. Please try again.';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const noQuery = z.strictObject({});
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const flag = z
@@ -58,7 +56,7 @@ const flag = z
 /** A page of a newest-first log: how many entries, and the id of the last one already shown. */
 const pageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).optional(),
-  before: z.string().regex(UUID_PATTERN, 'must be the id of a listed entry').optional(),
+  before: z.string().regex(ID_PATTERN, 'must be the id of a listed entry').optional(),
 });
 
 /** The browser error log: a page, optionally of one group (its type and message, as grouped). */
@@ -87,7 +85,7 @@ const daysQuery = z.strictObject({ days: z.coerce.number().int().min(1).max(90).
 const auditQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).optional(),
   before: z.string().max(200).optional(),
-  userId: z.string().regex(UUID_PATTERN, 'must be a user id').optional(),
+  userId: z.string().regex(ID_PATTERN, 'must be a user id').optional(),
 });
 
 const reason = z
@@ -112,7 +110,7 @@ function actorId(c: Context<AccountsEnv>): string {
 /** The user the path names, or null (an id that is not a UUID names nobody). */
 async function pathUser(c: Context<AccountsEnv>): Promise<User | null> {
   const id = c.req.param('id') ?? '';
-  return UUID_PATTERN.test(id) ? findUserById(c.var.db, id) : null;
+  return ID_PATTERN.test(id) ? findUserById(c.var.db, id) : null;
 }
 
 function done(c: Context<AccountsEnv>, user: User): Response {
@@ -129,7 +127,7 @@ async function changeBlocked(c: Context<AccountsEnv>, blocked: boolean, why: str
   const { db } = c.var;
   const id = c.req.param('id') ?? '';
   const actor = actorId(c);
-  if (!UUID_PATTERN.test(id)) return apiError(c, 404, NO_SUCH_USER_MESSAGE);
+  if (!ID_PATTERN.test(id)) return apiError(c, 404, NO_SUCH_USER_MESSAGE);
   if (blocked && id === actor) return apiError(c, 400, SELF_BLOCK_MESSAGE);
   const user: User | null = await setBlocked(db, id, blocked, actor, { reason: why });
   if (!user) return apiError(c, 404, NO_SUCH_USER_MESSAGE);
@@ -140,23 +138,6 @@ async function changeBlocked(c: Context<AccountsEnv>, blocked: boolean, why: str
     return apiError(c, 503, IDENTITY_NOT_UPDATED_MESSAGE, {}, { 'Retry-After': '5' });
   }
   return done(c, user);
-}
-
-interface Cursor {
-  createdAt: Date;
-  id: string;
-}
-
-function auditCursor(raw: string | undefined): Cursor | null | undefined {
-  if (raw === undefined) return undefined;
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [string, string];
-    const date = new Date(createdAt);
-    if (UUID_PATTERN.test(id) && !Number.isNaN(date.getTime())) return { createdAt: date, id };
-  } catch {
-    // Refused below.
-  }
-  return null;
 }
 
 /**
@@ -171,7 +152,7 @@ export const adminRoutes = new Hono<AccountsEnv>()
     try {
       return c.json(await searchUsers(c.var.db, c.req.valid('query')));
     } catch (error) {
-      if (error instanceof UserSearchError) return apiError(c, 400, error.message);
+      if (error instanceof AdminQueryError) return apiError(c, 400, error.message);
       throw error;
     }
   })
@@ -185,23 +166,12 @@ export const adminRoutes = new Hono<AccountsEnv>()
   )
   .get('/audit', queryParams(auditQuery), async (c) => {
     const { limit = 100, before, userId } = c.req.valid('query');
-    const cursor = auditCursor(before);
-    if (cursor === null) return apiError(c, 400, 'before must be the nextCursor of an earlier page.');
-    const rows = await auditEntries(c.var.db, {
-      where:
-        userId === undefined
-          ? undefined
-          : or(eq(auditLog.targetUserId, userId), eq(auditLog.actorUserId, userId)),
-      limit: limit + 1,
-      before: cursor,
-    });
-    const entries = rows.slice(0, limit);
-    const last = entries.at(-1);
-    const nextCursor =
-      rows.length > limit && last
-        ? Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url')
-        : null;
-    return c.json({ entries, nextCursor });
+    try {
+      return c.json(await auditPage(c.var.db, { limit, before, userId }));
+    } catch (error) {
+      if (error instanceof AdminQueryError) return apiError(c, 400, error.message);
+      throw error;
+    }
   })
   .get('/client-errors', queryParams(errorsQuery), async (c) => {
     const { limit, before, type, message } = c.req.valid('query');
@@ -232,7 +202,7 @@ export const adminRoutes = new Hono<AccountsEnv>()
     const { role, reason: why } = c.req.valid('json');
     const id = c.req.param('id');
     if (id === actorId(c)) return apiError(c, 400, SELF_ROLE_MESSAGE);
-    const user = UUID_PATTERN.test(id)
+    const user = ID_PATTERN.test(id)
       ? await setRole(c.var.db, id, role, actorId(c), { reason: why, via: 'console' })
       : null;
     if (!user) return apiError(c, 404, NO_SUCH_USER_MESSAGE);
@@ -243,7 +213,7 @@ export const adminRoutes = new Hono<AccountsEnv>()
     const id = c.req.param('id');
     let user: User | null;
     try {
-      user = UUID_PATTERN.test(id)
+      user = ID_PATTERN.test(id)
         ? await setPlan(c.var.db, id, planCode, actorId(c), { reason: why, via: 'console' })
         : null;
     } catch (error) {
@@ -259,7 +229,7 @@ export const adminRoutes = new Hono<AccountsEnv>()
   .post('/users/:id/legacy', requireAdmin(), jsonBody(legacyBody), async (c) => {
     const { legacy, reason: why } = c.req.valid('json');
     const id = c.req.param('id');
-    const user = UUID_PATTERN.test(id)
+    const user = ID_PATTERN.test(id)
       ? await setLegacy(c.var.db, id, legacy, { actorId: actorId(c), reason: why })
       : null;
     if (!user) return apiError(c, 404, NO_SUCH_USER_MESSAGE);
@@ -298,7 +268,7 @@ export const adminRoutes = new Hono<AccountsEnv>()
     const user = await pathUser(c);
     if (!user) return apiError(c, 404, NO_SUCH_USER_MESSAGE);
     const keyId = c.req.param('keyId');
-    if (!UUID_PATTERN.test(keyId)) return apiError(c, 404, 'This account has no such key.');
+    if (!ID_PATTERN.test(keyId)) return apiError(c, 404, 'This account has no such key.');
     try {
       await revokeKeyForAdmin(c.var.db, user.id, keyId, {
         actorId: actorId(c),

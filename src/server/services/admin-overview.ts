@@ -1,24 +1,13 @@
 import { and, count, desc, gte, sql } from 'drizzle-orm';
 import type { AdminOverview, ClientErrorGroup } from '../../lib/admin.ts';
+import { DAY_MS, isoDay, isoDaysThrough, shiftIsoDays } from '../../lib/iso-date.ts';
 import type { Db } from '../db/client.ts';
 import { apiKeys, apiRequests, apiUsage, clientErrors, users } from '../db/schema.ts';
 import { stillWorks } from './api-keys.ts';
 import { ERROR_MESSAGE_SQL } from './client-errors.ts';
 
-const DAY_MS = 86_400_000;
 const TOP_ENDPOINTS = 10;
 const ERROR_GROUPS = 100;
-
-function isoDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-/** The `days` UTC days ending today, oldest first. */
-function lastDays(days: number, now: Date): string[] {
-  return Array.from({ length: days }, (_, index) =>
-    isoDay(new Date(now.getTime() - (days - 1 - index) * DAY_MS)),
-  );
-}
 
 function perDay(rows: { day: string; count: number }[]): Map<string, number> {
   return new Map(rows.map((row) => [row.day, row.count]));
@@ -33,8 +22,9 @@ const dayOf = (column: unknown): ReturnType<typeof sql<string>> =>
  * called endpoints. Days without any are counted as zero, so charts keep their scale.
  */
 export async function adminOverview(db: Db, days: number, now: Date = new Date()): Promise<AdminOverview> {
-  const dayList = lastDays(days, now);
-  const first = dayList[0] ?? isoDay(now);
+  const today = isoDay(now);
+  const dayList = isoDaysThrough(shiftIsoDays(today, 1 - days), today);
+  const first = dayList[0] ?? today;
   const since = new Date(`${first}T00:00:00.000Z`);
   const signUpDay = dayOf(users.createdAt);
   const requestDay = dayOf(apiRequests.at);

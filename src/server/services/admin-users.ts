@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
+  ID_PATTERN,
   USER_PAGE_LIMIT,
   type AdminAuditEntry,
   type AdminKey,
@@ -11,6 +12,7 @@ import {
   type UserSearch,
   type UserSort,
 } from '../../lib/admin.ts';
+import { DAY_MS, isIsoDate, isoDay, isoDayStart, isoDaysThrough, shiftIsoDays } from '../../lib/iso-date.ts';
 import { IMPERSONATION_MARK } from '../auth/sign-in.ts';
 import type { Db } from '../db/client.ts';
 import {
@@ -24,11 +26,8 @@ import {
   type User,
 } from '../db/schema.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY_MS = 86_400_000;
-
-/** A users-list query the server cannot run, in words for the console. */
-export class UserSearchError extends Error {}
+/** A console list query the server cannot run (a users search, an audit page), in words. */
+export class AdminQueryError extends Error {}
 
 /** How many days of usage, requests and audit entries a user's page shows. */
 export const USER_PAGE_DAYS = 30;
@@ -72,7 +71,8 @@ function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
-function decodeCursor(raw: string): Cursor {
+/** A cursor this service handed out; `field` names the parameter that brought it back. */
+function decodeCursor(raw: string, field: string): Cursor {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
     if (
@@ -80,27 +80,20 @@ function decodeCursor(raw: string): Cursor {
       parsed.length === 2 &&
       typeof parsed[0] === 'string' &&
       typeof parsed[1] === 'string' &&
-      UUID.test(parsed[1])
+      ID_PATTERN.test(parsed[1])
     ) {
       return [parsed[0], parsed[1]];
     }
   } catch {
     // Falls through to the refusal below.
   }
-  throw new UserSearchError('cursor must be the nextCursor of an earlier page.');
+  throw new AdminQueryError(`${field} must be the nextCursor of an earlier page.`);
 }
 
-/** `from`/`to` days (YYYY-MM-DD) as the instants that bound them. */
+/** A `from`/`to` day (YYYY-MM-DD) as the instant it starts. */
 function dayStart(day: string, field: string): Date {
-  const date = new Date(`${day}T00:00:00.000Z`);
-  if (
-    !/^\d{4}-\d{2}-\d{2}$/.test(day) ||
-    Number.isNaN(date.getTime()) ||
-    date.toISOString().slice(0, 10) !== day
-  ) {
-    throw new UserSearchError(`${field} must be a date written YYYY-MM-DD.`);
-  }
-  return date;
+  if (!isIsoDate(day)) throw new AdminQueryError(`${field} must be a date written YYYY-MM-DD.`);
+  return new Date(isoDayStart(day));
 }
 
 /** Escapes LIKE's wildcards so a search for "a_b" matches that text, not "aXb". */
@@ -111,7 +104,7 @@ function likePrefix(text: string): string {
 function searchText(q: string): SQL | undefined {
   const text = q.trim().toLowerCase();
   if (text === '') return undefined;
-  if (UUID.test(text)) return eq(users.id, text);
+  if (ID_PATTERN.test(text)) return eq(users.id, text);
   const prefix = likePrefix(text);
   return or(sql`lower(${users.email}) like ${prefix}`, sql`lower(${users.username}) like ${prefix}`);
 }
@@ -137,10 +130,10 @@ export async function searchUsers(db: Db, search: UserSearch): Promise<AdminUser
     conditions.push(lt(users.createdAt, new Date(dayStart(search.to, 'to').getTime() + DAY_MS)));
   }
   if (search.from !== undefined && search.to !== undefined && search.from > search.to) {
-    throw new UserSearchError('from must not be after to.');
+    throw new AdminQueryError('from must not be after to.');
   }
   if (search.cursor !== undefined) {
-    const [value, id] = decodeCursor(search.cursor);
+    const [value, id] = decodeCursor(search.cursor, 'cursor');
     const typed = sort === 'createdAt' ? sql`${value}::timestamptz` : sql`${value}`;
     conditions.push(
       order === 'desc'
@@ -173,47 +166,76 @@ function keyStatus(key: { revokedAt: Date | null; expiresAt: Date | null }, now:
   return key.expiresAt.getTime() > now.getTime() ? 'expiring' : 'expired';
 }
 
-function isoDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-/** The audit entries with the usernames of both sides, where the accounts still exist. */
-export async function auditEntries(
+/**
+ * Audit entries newest first with the usernames of both sides, where the accounts still exist, and
+ * the cursor after the last one: its time as the database holds it, with microseconds, so a page
+ * starts exactly after the one before even when entries share a millisecond.
+ */
+async function auditRows(
   db: Db,
-  options: { where?: SQL | undefined; limit: number; before?: { createdAt: Date; id: string } | undefined },
-): Promise<AdminAuditEntry[]> {
+  where: SQL | undefined,
+  limit: number,
+  before?: Cursor,
+): Promise<{ entries: AdminAuditEntry[]; nextCursor: string | null }> {
   const actor = alias(users, 'actor');
   const target = alias(users, 'target');
-  const before = options.before;
   const rows = await db
     .select({
       entry: auditLog,
       actor: actor.username,
       target: target.username,
+      at: sql<string>`(${auditLog.createdAt})::text`,
     })
     .from(auditLog)
     .leftJoin(actor, eq(actor.id, auditLog.actorUserId))
     .leftJoin(target, eq(target.id, auditLog.targetUserId))
     .where(
       and(
-        options.where,
+        where,
         before === undefined
           ? undefined
-          : sql`(${auditLog.createdAt}, ${auditLog.id}) < (${before.createdAt.toISOString()}::timestamptz, ${before.id}::uuid)`,
+          : sql`(${auditLog.createdAt}, ${auditLog.id}) < (${before[0]}::timestamptz, ${before[1]}::uuid)`,
       ),
     )
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-    .limit(options.limit);
-  return rows.map(({ entry, actor: actorName, target: targetName }) => ({
-    id: entry.id,
-    action: entry.action,
-    actorUserId: entry.actorUserId,
-    actor: actorName,
-    targetUserId: entry.targetUserId,
-    target: targetName,
-    details: entry.details,
-    createdAt: entry.createdAt.toISOString(),
-  }));
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    entries: page.map(({ entry, actor: actorName, target: targetName }) => ({
+      id: entry.id,
+      action: entry.action,
+      actorUserId: entry.actorUserId,
+      actor: actorName,
+      targetUserId: entry.targetUserId,
+      target: targetName,
+      details: entry.details,
+      createdAt: entry.createdAt.toISOString(),
+    })),
+    nextCursor: rows.length > limit && last !== undefined ? encodeCursor([last.at, last.entry.id]) : null,
+  };
+}
+
+/** Entries about or by an account. */
+function aboutUser(userId: string): SQL | undefined {
+  return or(eq(auditLog.targetUserId, userId), eq(auditLog.actorUserId, userId));
+}
+
+/**
+ * One page of the console's audit trail, for everyone or about one account; `before` is the
+ * `nextCursor` of the page before.
+ */
+export function auditPage(
+  db: Db,
+  options: { limit: number; before?: string | undefined; userId?: string | undefined },
+): Promise<{ entries: AdminAuditEntry[]; nextCursor: string | null }> {
+  const before = options.before === undefined ? undefined : decodeCursor(options.before, 'before');
+  return auditRows(
+    db,
+    options.userId === undefined ? undefined : aboutUser(options.userId),
+    options.limit,
+    before,
+  );
 }
 
 /** The session rows an account holds now: not ended, not replaced by a refresh, not expired. */
@@ -236,10 +258,11 @@ export async function userDetail(
   userId: string,
   now: Date = new Date(),
 ): Promise<AdminUserDetail | null> {
-  if (!UUID.test(userId)) return null;
+  if (!ID_PATTERN.test(userId)) return null;
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (user === undefined) return null;
-  const since = isoDay(new Date(now.getTime() - (USER_PAGE_DAYS - 1) * DAY_MS));
+  const days = isoDaysThrough(shiftIsoDays(isoDay(now), 1 - USER_PAGE_DAYS), isoDay(now));
+  const since = days[0] ?? isoDay(now);
   const [subscription, keys, usageRows, requests, sessionRows, audit] = await Promise.all([
     db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).limit(1),
     db
@@ -274,16 +297,10 @@ export async function userDetail(
       .orderBy(desc(apiRequests.at))
       .limit(RECENT_REQUESTS),
     db.select().from(sessions).where(liveSessions(userId, now)).orderBy(desc(sessions.lastUsedAt)),
-    auditEntries(db, {
-      where: or(eq(auditLog.targetUserId, userId), eq(auditLog.actorUserId, userId)),
-      limit: RECENT_AUDIT,
-    }),
+    auditRows(db, aboutUser(userId), RECENT_AUDIT),
   ]);
   const callsByDay = new Map(usageRows.map((row) => [row.day, row.calls]));
-  const usage = Array.from({ length: USER_PAGE_DAYS }, (_, index) => {
-    const day = isoDay(new Date(now.getTime() - (USER_PAGE_DAYS - 1 - index) * DAY_MS));
-    return { day, calls: callsByDay.get(day) ?? 0 };
-  });
+  const usage = days.map((day) => ({ day, calls: callsByDay.get(day) ?? 0 }));
   const sub = subscription[0];
   return {
     user: { ...adminUserRow(user), isPremium: user.isPremium, updatedAt: user.updatedAt.toISOString() },
@@ -325,6 +342,6 @@ export async function userDetail(
         ? session.userAgent.slice(IMPERSONATION_MARK.length)
         : null,
     })),
-    audit,
+    audit: audit.entries,
   };
 }
