@@ -448,6 +448,19 @@ describe('errors', () => {
     expect(await errorOf(res)).toContain('/stable/no-such-thing');
   });
 
+  it('finds an endpoint whatever the case a client writes its path in', async () => {
+    const exact = await h.request('/stable/historical-price-eod/light', {
+      symbol: 'AAPL',
+      apikey: commercialKey,
+    });
+    const camel = await h.request('/stable/Historical-Price-EOD/Light', {
+      symbol: 'AAPL',
+      apikey: commercialKey,
+    });
+    expect(camel.status).toBe(200);
+    expect(await camel.text()).toBe(await exact.text());
+  });
+
   it('never repeats a key that a malformed address carries in its path', async () => {
     for (const path of [
       `/stable/quote&apikey=${commercialKey}`,

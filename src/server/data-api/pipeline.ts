@@ -287,6 +287,11 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
   });
   const directory = new CachedDirectory(database, now);
   const byPath = new Map<string, EndpointDefinition>(endpoints.map((endpoint) => [endpoint.path, endpoint]));
+  // Paths are matched whatever their case on a miss: FMP's clients write some of them in camel case
+  // (technical-indicators/standardDeviation), and the lookup of the exact path stays the fast one.
+  const byLowerPath = new Map<string, EndpointDefinition>(
+    endpoints.map((endpoint) => [endpoint.path.toLowerCase(), endpoint]),
+  );
   const answers = new Memo<Serialized>({
     max: ANSWER_CACHE_SIZE,
     ttlMs: ANSWER_CACHE_MAX_SECONDS * 1000,
@@ -532,7 +537,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
 
   return {
     endpoints,
-    find: (path) => byPath.get(path),
+    find: (path) => byPath.get(path) ?? byLowerPath.get(path.toLowerCase()),
     call,
     keys,
     meter,
