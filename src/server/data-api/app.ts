@@ -12,6 +12,7 @@ import type { EndpointDefinition } from './endpoint.ts';
 import { ACCOUNT_ENDPOINTS } from './endpoints/account.ts';
 import { ENDPOINTS } from './endpoints/index.ts';
 import { createLegacyRouter, LEGACY_PREFIX } from './legacy.ts';
+import { MCP_PATH, MCP_PREFLIGHT_HEADERS, mcpHandler } from './mcp.ts';
 import { openApiDocument } from './openapi.ts';
 import {
   createDataPipeline,
@@ -173,6 +174,7 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     });
   }
   app
+    .options(MCP_PATH, () => new Response(null, { status: 204, headers: MCP_PREFLIGHT_HEADERS }))
     .options(
       '*',
       () =>
@@ -193,6 +195,7 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
         limits: () => checkRateLimits(options.store ?? sharedRateLimitStore()),
       }),
     )
+    .all(MCP_PATH, mcpHandler(pipeline))
     .get('/stable/openapi.json', () => {
       openApiBody ??= JSON.stringify(openApiDocument(pipeline.endpoints, { version: API_VERSION }));
       return new Response(openApiBody, {

@@ -1,0 +1,380 @@
+import MiniSearch from 'minisearch';
+import { z } from 'zod';
+import { UPDATE_FREQUENCIES, type EndpointDefinition } from './endpoint.ts';
+import {
+  endpointFields,
+  endpointParameters,
+  jsonSchema,
+  TIER_NAMES,
+  type FieldDoc,
+  type JsonSchema,
+  type ParameterDoc,
+} from './endpoint-docs.ts';
+
+/*
+ * What the MCP server offers an AI assistant, worked out from the endpoint definitions alone: a few
+ * direct tools for the questions asked most, and three discovery tools (search, describe, call) for
+ * every other endpoint, so a client learns about the whole API without being sent every schema.
+ * Nothing here speaks HTTP or MCP's wire format; mcp.ts does.
+ */
+
+/** Most rows a tool answer carries: more would fill a model's context without helping it answer. */
+export const MCP_ROW_LIMIT = 50;
+
+/** A direct tool: one endpoint offered under its own name, its parameters as the tool's input. */
+export interface DirectTool {
+  /** The tool's name (snake_case, as assistants show tool names). */
+  name: string;
+  /** The endpoint's path under /stable/. */
+  path: string;
+}
+
+/** The direct tools, for the common questions; every other endpoint is reached through discovery. */
+export const DIRECT_TOOLS: readonly DirectTool[] = [
+  { name: 'get_quote', path: 'quote' },
+  { name: 'get_company_profile', path: 'profile' },
+  { name: 'get_income_statement', path: 'income-statement' },
+  { name: 'get_balance_sheet_statement', path: 'balance-sheet-statement' },
+  { name: 'get_cash_flow_statement', path: 'cash-flow-statement' },
+  { name: 'get_price_history', path: 'historical-price-eod/full' },
+  { name: 'search_symbol', path: 'search-symbol' },
+  { name: 'get_stock_news', path: 'news/stock' },
+];
+
+/** A tool as tools/list describes it. */
+export interface ToolDescription {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema & { type: 'object' };
+  annotations: { readOnlyHint: true; openWorldHint: false };
+}
+
+/** Parameters a tool never takes: answers are always JSON, which the tools size and render. */
+const TRANSPORT_PARAMETERS = new Set(['datatype']);
+
+/** The parameters a tool may pass to an endpoint. */
+function toolParameters(endpoint: EndpointDefinition): ParameterDoc[] {
+  return endpointParameters(endpoint).filter((parameter) => !TRANSPORT_PARAMETERS.has(parameter.name));
+}
+
+/** The input schema of a direct tool: the endpoint's parameters, each with its description. */
+function directInputSchema(endpoint: EndpointDefinition): ToolDescription['inputSchema'] {
+  const parameters = toolParameters(endpoint);
+  const properties: Record<string, JsonSchema> = {};
+  for (const parameter of parameters) {
+    properties[parameter.name] = {
+      ...parameter.schema,
+      description: parameter.description,
+      ...(parameter.example === undefined ? {} : { examples: [parameter.example] }),
+    };
+  }
+  const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
+  return { type: 'object', properties, ...(required.length === 0 ? {} : { required }) };
+}
+
+/** The input schemas of the discovery tools: checked here, and listed as JSON Schema. */
+export const SEARCH_INPUT = z.object({
+  query: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'is required')
+    .max(200, 'must be at most 200 characters')
+    .describe(
+      'Words describing the data wanted, such as "dividends", "insider trades", "intraday 5 minute bars" or "analyst price target"',
+    ),
+  limit: z
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(25, 'must be at most 25')
+    .default(10)
+    .describe('Most endpoints to return (default 10, at most 25)'),
+});
+
+export const DESCRIBE_INPUT = z.object({
+  path: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'is required')
+    .describe('The endpoint path under /stable/, as search_endpoints returns it, e.g. "dividends"'),
+});
+
+export const CALL_INPUT = z.object({
+  path: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'is required')
+    .describe('The endpoint path under /stable/, as search_endpoints returns it, e.g. "dividends"'),
+  parameters: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]), {
+      error: 'must be an object of parameter names and values',
+    })
+    .default({})
+    .describe(
+      'The endpoint’s query parameters by name, as describe_endpoint lists them, e.g. {"symbol": "AAPL", "limit": 5}',
+    ),
+});
+
+function discoveryInputSchema(schema: z.ZodType): ToolDescription['inputSchema'] {
+  return { ...jsonSchema(schema, 'input'), type: 'object' };
+}
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** The discovery tools' names. */
+export const SEARCH_TOOL = 'search_endpoints';
+export const DESCRIBE_TOOL = 'describe_endpoint';
+export const CALL_TOOL = 'call_endpoint';
+
+/** What every answer says about its size. */
+const ROWS_NOTE = `Answers carry at most ${MCP_ROW_LIMIT} rows and say how many were left out.`;
+
+/**
+ * The tools offered: the direct tools whose endpoints are served (a definition removed later simply
+ * drops its tool), then the three discovery tools.
+ */
+export function toolList(find: (path: string) => EndpointDefinition | undefined): ToolDescription[] {
+  const direct = DIRECT_TOOLS.flatMap(({ name, path }): ToolDescription[] => {
+    const endpoint = find(path);
+    if (endpoint === undefined) return [];
+    return [
+      {
+        name,
+        title: endpoint.summary,
+        description: `${endpoint.summary} (/stable/${path}, ${TIER_NAMES[endpoint.tier]} data). ${endpoint.description} ${ROWS_NOTE}`,
+        inputSchema: directInputSchema(endpoint),
+        annotations: READ_ONLY,
+      },
+    ];
+  });
+  return [
+    ...direct,
+    {
+      name: SEARCH_TOOL,
+      title: 'Search the endpoints',
+      description:
+        'Finds the data API’s endpoints matching a few words: each match with its path, summary, group, data tier and whether your plan includes it. Use it for anything the other tools do not cover (dividends, splits, key metrics, ratios, estimates, intraday bars, insider trades, economics, lists, market movers …), then describe_endpoint and call_endpoint.',
+      inputSchema: discoveryInputSchema(SEARCH_INPUT),
+      annotations: READ_ONLY,
+    },
+    {
+      name: DESCRIBE_TOOL,
+      title: 'Describe an endpoint',
+      description:
+        'Everything needed to call one endpoint: its parameters (required or not, with descriptions and examples), the fields of its rows, its data tier, how often its data is updated and an example query.',
+      inputSchema: discoveryInputSchema(DESCRIBE_INPUT),
+      annotations: READ_ONLY,
+    },
+    {
+      name: CALL_TOOL,
+      title: 'Call an endpoint',
+      description: `Calls any endpoint by its path with its parameters and answers its rows, as GET /stable/<path> would. It counts against your plan’s limits like any API call. ${ROWS_NOTE}`,
+      inputSchema: discoveryInputSchema(CALL_INPUT),
+      annotations: READ_ONLY,
+    },
+  ];
+}
+
+/** The path of the endpoint a direct tool calls, if `name` is one. */
+export function directToolPath(name: string): string | undefined {
+  return DIRECT_TOOLS.find((tool) => tool.name === name)?.path;
+}
+
+/** One argument as a query value: text and numbers as written, anything else as JSON. */
+function written(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** A tool's arguments as the query values the pipeline validates (arrays become comma lists). */
+export function queryValues(argumentsGiven: Readonly<Record<string, unknown>>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(argumentsGiven)) {
+    if (value === null || value === undefined || TRANSPORT_PARAMETERS.has(name) || name === 'apikey')
+      continue;
+    if (Array.isArray(value)) values[name] = value.map((item) => written(item)).join(',');
+    else values[name] = written(value);
+  }
+  return values;
+}
+
+/** An endpoint found by search_endpoints. */
+export interface EndpointMatch {
+  path: string;
+  summary: string;
+  group: string;
+  /** The data tier that opens it, as the plans page names it. */
+  tier: string;
+  /** Whether the caller's plan may call it. */
+  includedInYourPlan: boolean;
+  /** The parameters it cannot be called without. */
+  requiredParameters: string[];
+}
+
+interface IndexedEndpoint {
+  id: string;
+  path: string;
+  summary: string;
+  group: string;
+  description: string;
+  parameters: string;
+  fields: string;
+}
+
+/** Splits `historical-price-eod/full` and `priceAvg50` into their words. */
+function words(text: string): string[] {
+  return text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '')
+    .map((word) => word.toLowerCase());
+}
+
+/**
+ * Finds endpoints by the words of a question. Paths and summaries weigh most; descriptions,
+ * parameters and field names also count, with prefixes and small typos forgiven. All words must
+ * match when some endpoint has them all; otherwise the endpoints matching most words come first.
+ */
+export class EndpointSearch {
+  private readonly index: MiniSearch<IndexedEndpoint>;
+  private readonly byPath: Map<string, EndpointDefinition>;
+
+  constructor(endpoints: readonly EndpointDefinition[]) {
+    this.byPath = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
+    this.index = new MiniSearch<IndexedEndpoint>({
+      fields: ['path', 'summary', 'group', 'description', 'parameters', 'fields'],
+      tokenize: words,
+      searchOptions: {
+        boost: { path: 3, summary: 3, group: 2, description: 1, parameters: 0.5, fields: 0.5 },
+        prefix: true,
+        fuzzy: 0.2,
+      },
+    });
+    this.index.addAll(
+      endpoints.map((endpoint) => ({
+        id: endpoint.path,
+        path: endpoint.path,
+        summary: endpoint.summary,
+        group: endpoint.group,
+        description: endpoint.description,
+        parameters: endpointParameters(endpoint)
+          .map((parameter) => `${parameter.name} ${parameter.description}`)
+          .join(' '),
+        fields: Object.keys(endpoint.row.shape).join(' '),
+      })),
+    );
+  }
+
+  /** The best matches of `query`, best first, at most `limit`. */
+  search(query: string, limit: number, dataTier: number): EndpointMatch[] {
+    let hits = this.index.search(query, { combineWith: 'AND' });
+    if (hits.length === 0) hits = this.index.search(query, { combineWith: 'OR' });
+    return hits.slice(0, limit).flatMap((hit): EndpointMatch[] => {
+      const endpoint = this.byPath.get(String(hit.id));
+      if (endpoint === undefined) return [];
+      return [
+        {
+          path: endpoint.path,
+          summary: endpoint.summary,
+          group: endpoint.group,
+          tier: TIER_NAMES[endpoint.tier],
+          includedInYourPlan: dataTier >= endpoint.tier,
+          requiredParameters: endpointParameters(endpoint)
+            .filter((parameter) => parameter.required)
+            .map((parameter) => parameter.name),
+        },
+      ];
+    });
+  }
+}
+
+/** What describe_endpoint answers. */
+export interface EndpointDescription {
+  path: string;
+  url: string;
+  group: string;
+  summary: string;
+  description: string;
+  tier: string;
+  includedInYourPlan: boolean;
+  updated: { frequency: string; when: string };
+  /** Seconds an answer stays fresh; asking again sooner returns the same rows. */
+  maxAgeSeconds: number;
+  parameters: (Omit<ParameterDoc, 'schema'> & { type: string; schema: JsonSchema })[];
+  fields: FieldDoc[];
+  exampleParameters: Record<string, string>;
+}
+
+/** An endpoint as describe_endpoint tells it: everything a client needs to call it and read its rows. */
+export function describeEndpoint(endpoint: EndpointDefinition, dataTier: number): EndpointDescription {
+  return {
+    path: endpoint.path,
+    url: `/stable/${endpoint.path}`,
+    group: endpoint.group,
+    summary: endpoint.summary,
+    description: endpoint.description,
+    tier: TIER_NAMES[endpoint.tier],
+    includedInYourPlan: dataTier >= endpoint.tier,
+    updated: { frequency: UPDATE_FREQUENCIES[endpoint.cadence.frequency], when: endpoint.cadence.when },
+    maxAgeSeconds: endpoint.maxAge,
+    parameters: toolParameters(endpoint).map((parameter) => ({
+      name: parameter.name,
+      required: parameter.required,
+      description: parameter.description,
+      type: typeof parameter.schema.type === 'string' ? parameter.schema.type : 'string',
+      schema: parameter.schema,
+      ...(parameter.example === undefined ? {} : { example: parameter.example }),
+    })),
+    fields: endpointFields(endpoint),
+    exampleParameters: Object.fromEntries(new URLSearchParams(endpoint.example)),
+  };
+}
+
+/** A tool's answer: structured content for programs, and the same as text for the model. */
+export interface SizedAnswer {
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+/** How a client gets at the rows left out: the endpoint's own ways of narrowing or paging. */
+function narrowingHint(endpoint: EndpointDefinition): string {
+  const names = new Set(Object.keys(endpoint.params.shape));
+  const ways: string[] = [];
+  if (names.has('from') || names.has('to')) ways.push('narrow the dates with from and to (YYYY-MM-DD)');
+  if (names.has('limit')) ways.push('ask for fewer rows with limit');
+  if (names.has('page')) ways.push('ask for the next page with page');
+  if (endpoint.csv === true) ways.push('keep only the fields needed with fields (comma-separated)');
+  if (ways.length === 0) return 'Only the first rows are shown.';
+  return `To see others, ${ways.join(', or ')}.`;
+}
+
+/**
+ * An endpoint's answer sized for a model: at most {@link MCP_ROW_LIMIT} rows, saying how many were
+ * left out and how to reach them; an answer that is not a list of rows is passed on whole.
+ */
+export function sizedAnswer(endpoint: EndpointDefinition, body: string): SizedAnswer {
+  const answer: unknown = JSON.parse(body);
+  const label = `/stable/${endpoint.path}`;
+  if (!Array.isArray(answer)) {
+    return { structured: { endpoint: endpoint.path, answer }, text: `${label} answered:\n${body}` };
+  }
+  const rows = answer.slice(0, MCP_ROW_LIMIT) as unknown[];
+  const omitted = answer.length - rows.length;
+  const structured: Record<string, unknown> = { endpoint: endpoint.path, totalRows: answer.length };
+  let heading: string;
+  if (omitted > 0) {
+    const hint = narrowingHint(endpoint);
+    structured.omittedRows = omitted;
+    structured.note = `Showing the first ${rows.length} of ${answer.length} rows; ${omitted} left out. ${hint}`;
+    heading = `${label}: ${structured.note as string}`;
+  } else {
+    heading =
+      answer.length === 0
+        ? `${label}: no rows (an unknown symbol or a range without data answers none).`
+        : `${label}: ${answer.length} ${answer.length === 1 ? 'row' : 'rows'}.`;
+  }
+  structured.rows = rows;
+  return { structured, text: `${heading}\n${JSON.stringify(rows)}` };
+}
