@@ -287,9 +287,36 @@ describe('the MCP server', () => {
     expect(withKey.status).toBe(200);
   });
 
+  it('answers a single POST without a handshake, as the guide shows it with curl', async () => {
+    const res = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${commercialKey}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_quote', arguments: { symbol: 'AAPL' } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const body = (await res.json()) as {
+      id: number;
+      result: { structuredContent: { rows: { symbol: string }[] } };
+    };
+    expect(body.id).toBe(1);
+    expect(body.result.structuredContent.rows[0]?.symbol).toBe('AAPL');
+  });
+
   it('answers 405 to GET and DELETE: it is stateless, so there is no stream or session', async () => {
-    const res = await fetch(mcpUrl, { headers: { Authorization: `Bearer ${commercialKey}` } });
-    expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(mcpUrl, { method, headers: { Authorization: `Bearer ${commercialKey}` } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+    }
   });
 });

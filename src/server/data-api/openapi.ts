@@ -79,7 +79,7 @@ export function openApiDocument(
       title: 'Market data API',
       version: options.version,
       description:
-        'Financial market data, compatible with the FMP "stable" API: change the base URL and keep your client. Every answer is a JSON array; errors are {"Error Message": "…"} with a meaningful status. Answers labelled X-Data-Source: demo come from the demo data generator, not from markets.',
+        'Financial market data, compatible with the FMP "stable" API: change the base URL and keep your client. Every answer is a JSON array; errors are {"Error Message": "…"} with a meaningful status. Answers labelled X-Data-Source: demo come from the demo data generator, not from markets. AI assistants can call the same endpoints as tools through the MCP server at /mcp (streamable HTTP, the key as a Bearer token).',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
     security: [{ apikeyQuery: [] }, { apikeyHeader: [] }],
