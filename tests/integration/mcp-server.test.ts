@@ -3,7 +3,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVALID_KEY_MESSAGE } from '../../src/server/data-api/access.ts';
+import { INVALID_KEY_MESSAGE, UNVERIFIED_KEY_MESSAGE } from '../../src/server/data-api/access.ts';
 import { MCP_MISSING_KEY_MESSAGE } from '../../src/server/data-api/mcp.ts';
 import { MCP_ROW_LIMIT } from '../../src/server/data-api/mcp-tools.ts';
 import { freeLimits, openDataApiHarness, stableAnswer, type DataApiHarness } from './data-api-harness.ts';
@@ -214,6 +214,11 @@ describe('the MCP server', () => {
     const tooMany = await callTool(client, 'get_income_statement', { symbol: 'AAPL', limit: 100000 });
     expect(tooMany.isError).toBe(true);
     expect(tooMany.text).toContain('Invalid value for parameter "limit"');
+    const unknownTool = await callTool(client, 'get_everything', {});
+    expect(unknownTool).toMatchObject({
+      isError: true,
+      text: 'Unknown tool "get_everything". The tools are listed by tools/list.',
+    });
     const badArgument = await callTool(client, 'search_endpoints', { query: '' });
     expect(badArgument).toMatchObject({
       isError: true,
@@ -281,6 +286,11 @@ describe('the MCP server', () => {
     expect(invalid.status).toBe(401);
     expect(((await invalid.json()) as { error: { message: string } }).error.message).toBe(
       INVALID_KEY_MESSAGE,
+    );
+    const unverified = await post({ Authorization: `Bearer ${await h.keyFor('free', { verified: false })}` });
+    expect(unverified.status).toBe(403);
+    expect(((await unverified.json()) as { error: { message: string } }).error.message).toBe(
+      UNVERIFIED_KEY_MESSAGE,
     );
     await expect(connect('')).rejects.toThrow(/Missing API key/);
     const withKey = await post({ Authorization: `Bearer ${commercialKey}` });

@@ -53,9 +53,17 @@ export interface ToolDescription {
 /** Parameters a tool never takes: answers are always JSON, which the tools size and render. */
 const TRANSPORT_PARAMETERS = new Set(['datatype']);
 
+/** `fields` as a tool describes it: a way to a smaller answer (CSV columns do not apply). */
+const FIELDS_DESCRIPTION =
+  'Comma-separated fields to keep in each row, in that order (default: all): fewer fields make a smaller answer.';
+
 /** The parameters a tool may pass to an endpoint. */
 function toolParameters(endpoint: EndpointDefinition): ParameterDoc[] {
-  return endpointParameters(endpoint).filter((parameter) => !TRANSPORT_PARAMETERS.has(parameter.name));
+  return endpointParameters(endpoint)
+    .filter((parameter) => !TRANSPORT_PARAMETERS.has(parameter.name))
+    .map((parameter) =>
+      parameter.name === 'fields' ? { ...parameter, description: FIELDS_DESCRIPTION } : parameter,
+    );
 }
 
 /** The input schema of a direct tool: the endpoint's parameters, each with its description. */
@@ -63,8 +71,11 @@ function directInputSchema(endpoint: EndpointDefinition): ToolDescription['input
   const parameters = toolParameters(endpoint);
   const properties: Record<string, JsonSchema> = {};
   for (const parameter of parameters) {
+    // `example` is the OpenAPI keyword; JSON Schema says `examples`.
+    const schema = { ...parameter.schema };
+    delete schema.example;
     properties[parameter.name] = {
-      ...parameter.schema,
+      ...schema,
       description: parameter.description,
       ...(parameter.example === undefined ? {} : { examples: [parameter.example] }),
     };

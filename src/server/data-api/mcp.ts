@@ -7,6 +7,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import {
+  describeForLog,
+  INTERNAL_ERROR_MESSAGE,
+  isDatabaseUnavailable,
+  UNAVAILABLE_MESSAGE,
+} from '../app/errors.ts';
 import { ipKey } from '../middleware/rate-limit.ts';
 import type { DataCaller } from './access.ts';
 import type { EndpointDefinition } from './endpoint.ts';
@@ -139,51 +145,78 @@ function namedEndpoint(context: ToolContext, path: string): EndpointDefinition |
   return `Unknown endpoint "${path}".${near.length === 0 ? '' : ` Did you mean ${near.join(', ')}?`} Find endpoints with ${SEARCH_TOOL}.`;
 }
 
-/** Answers one tools/call. */
+/** search_endpoints: the endpoints matching the words, one line each for the model. */
+function searchTool(context: ToolContext, argumentsGiven: unknown): CallToolResult {
+  const parsed = SEARCH_INPUT.safeParse(argumentsGiven);
+  if (!parsed.success) return toolError(argumentMessage(SEARCH_TOOL, parsed.error));
+  const { query, limit } = parsed.data;
+  const matches = context.search.search(query, limit, context.caller.plan.dataTier);
+  const lines = matches.map(
+    (match) =>
+      `${match.path}: ${match.summary} (${match.group}; ${match.tier} data${match.includedInYourPlan ? '' : ', not in your plan'}; required: ${match.requiredParameters.join(', ') || 'none'})`,
+  );
+  const text =
+    lines.length === 0
+      ? `No endpoint matches "${query}". Try other words (a kind of data such as "dividends" or "ratios").`
+      : lines.join('\n');
+  return { content: [{ type: 'text', text }], structuredContent: { endpoints: matches } };
+}
+
+/** describe_endpoint: what one endpoint takes and answers. */
+function describeTool(context: ToolContext, argumentsGiven: unknown): CallToolResult {
+  const parsed = DESCRIBE_INPUT.safeParse(argumentsGiven);
+  if (!parsed.success) return toolError(argumentMessage(DESCRIBE_TOOL, parsed.error));
+  const endpoint = namedEndpoint(context, parsed.data.path);
+  if (typeof endpoint === 'string') return toolError(endpoint);
+  const description = describeEndpoint(endpoint, context.caller.plan.dataTier);
+  return {
+    content: [{ type: 'text', text: JSON.stringify(description) }],
+    structuredContent: { ...description },
+  };
+}
+
+/** call_endpoint: any endpoint by its path. */
+async function callEndpointTool(context: ToolContext, argumentsGiven: unknown): Promise<CallToolResult> {
+  const parsed = CALL_INPUT.safeParse(argumentsGiven);
+  if (!parsed.success) return toolError(argumentMessage(CALL_TOOL, parsed.error));
+  const endpoint = namedEndpoint(context, parsed.data.path);
+  if (typeof endpoint === 'string') return toolError(endpoint);
+  return callEndpoint(context, endpoint, parsed.data.parameters);
+}
+
+/** The discovery tools by name. */
+const DISCOVERY_TOOLS: Readonly<
+  Record<string, (context: ToolContext, argumentsGiven: unknown) => CallToolResult | Promise<CallToolResult>>
+> = {
+  [SEARCH_TOOL]: searchTool,
+  [DESCRIBE_TOOL]: describeTool,
+  [CALL_TOOL]: callEndpointTool,
+};
+
+/**
+ * Answers one tools/call. A failure on our side (the database unreachable) is logged without secrets
+ * and answered as a tool error in the services' usual words, so no internal message reaches the assistant.
+ */
 async function callTool(
   context: ToolContext,
   name: string,
   argumentsGiven: Readonly<Record<string, unknown>>,
 ): Promise<CallToolResult> {
-  const direct = directToolPath(name);
-  if (direct !== undefined) {
-    const endpoint = context.pipeline.find(direct);
-    if (endpoint !== undefined) return callEndpoint(context, endpoint, argumentsGiven);
+  try {
+    const direct = directToolPath(name);
+    const endpoint = direct === undefined ? undefined : context.pipeline.find(direct);
+    if (endpoint !== undefined) return await callEndpoint(context, endpoint, argumentsGiven);
+    const discovery = Object.hasOwn(DISCOVERY_TOOLS, name) ? DISCOVERY_TOOLS[name] : undefined;
+    if (discovery !== undefined) return await discovery(context, argumentsGiven);
+    return toolError(`Unknown tool "${name}". The tools are listed by tools/list.`);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      console.warn(`[data-api] MCP ${name} failed: ${describeForLog(error)}`);
+      return toolError(UNAVAILABLE_MESSAGE);
+    }
+    console.error(`[data-api] MCP ${name} failed: ${describeForLog(error)}`);
+    return toolError(INTERNAL_ERROR_MESSAGE);
   }
-  if (name === SEARCH_TOOL) {
-    const parsed = SEARCH_INPUT.safeParse(argumentsGiven);
-    if (!parsed.success) return toolError(argumentMessage(name, parsed.error));
-    const matches = context.search.search(parsed.data.query, parsed.data.limit, context.caller.plan.dataTier);
-    const text =
-      matches.length === 0
-        ? `No endpoint matches "${parsed.data.query}". Try other words (a kind of data such as "dividends" or "ratios").`
-        : matches
-            .map(
-              (match) =>
-                `${match.path}: ${match.summary} (${match.group}; ${match.tier} data${match.includedInYourPlan ? '' : ', not in your plan'}; required: ${match.requiredParameters.join(', ') || 'none'})`,
-            )
-            .join('\n');
-    return { content: [{ type: 'text', text }], structuredContent: { endpoints: matches } };
-  }
-  if (name === DESCRIBE_TOOL) {
-    const parsed = DESCRIBE_INPUT.safeParse(argumentsGiven);
-    if (!parsed.success) return toolError(argumentMessage(name, parsed.error));
-    const endpoint = namedEndpoint(context, parsed.data.path);
-    if (typeof endpoint === 'string') return toolError(endpoint);
-    const description = describeEndpoint(endpoint, context.caller.plan.dataTier);
-    return {
-      content: [{ type: 'text', text: JSON.stringify(description) }],
-      structuredContent: { ...description },
-    };
-  }
-  if (name === CALL_TOOL) {
-    const parsed = CALL_INPUT.safeParse(argumentsGiven);
-    if (!parsed.success) return toolError(argumentMessage(name, parsed.error));
-    const endpoint = namedEndpoint(context, parsed.data.path);
-    if (typeof endpoint === 'string') return toolError(endpoint);
-    return callEndpoint(context, endpoint, parsed.data.parameters);
-  }
-  return toolError(`Unknown tool "${name}". The tools are listed by tools/list.`);
 }
 
 /** An MCP server for one request: the tools list and the tool calls of one caller. */
