@@ -243,9 +243,22 @@ function words(text: string): string[] {
     .map((word) => word.toLowerCase());
 }
 
+/** Endings dropped so that a word's forms meet: history / historical, trade / trades / trading. */
+const WORD_ENDINGS = /(?:ical|ies|ing|es|al|s|e|y)$/;
+
+/** A word's stem: its endings dropped while at least four letters remain. */
+export function stem(word: string): string {
+  let current = word;
+  for (;;) {
+    const shorter = current.replace(WORD_ENDINGS, '');
+    if (shorter === current || shorter.length < 4) return current;
+    current = shorter;
+  }
+}
+
 /**
  * Finds endpoints by the words of a question. Paths and summaries weigh most; descriptions,
- * parameters and field names also count, with prefixes and small typos forgiven. All words must
+ * parameters and field names also count, with word forms, prefixes and small typos forgiven. All words must
  * match when some endpoint has them all; otherwise the endpoints matching most words come first.
  */
 export class EndpointSearch {
@@ -257,6 +270,7 @@ export class EndpointSearch {
     this.index = new MiniSearch<IndexedEndpoint>({
       fields: ['path', 'summary', 'group', 'description', 'parameters', 'fields'],
       tokenize: words,
+      processTerm: stem,
       searchOptions: {
         boost: { path: 3, summary: 3, group: 2, description: 1, parameters: 0.5, fields: 0.5 },
         prefix: true,
