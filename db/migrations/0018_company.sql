@@ -1,0 +1,89 @@
+CREATE TABLE "company_notes" (
+	"symbol" text NOT NULL,
+	"title" text NOT NULL,
+	"exchange" text NOT NULL,
+	"maturity" date NOT NULL,
+	CONSTRAINT "company_notes_symbol_title_pk" PRIMARY KEY("symbol","title")
+);
+--> statement-breakpoint
+CREATE TABLE "delisted_companies" (
+	"symbol" text PRIMARY KEY NOT NULL,
+	"company_name" text NOT NULL,
+	"exchange" text NOT NULL,
+	"ipo_date" date NOT NULL,
+	"delisted_date" date NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "employee_counts" (
+	"symbol" text NOT NULL,
+	"period_of_report" date NOT NULL,
+	"cik" text NOT NULL,
+	"acceptance_time" timestamp NOT NULL,
+	"company_name" text NOT NULL,
+	"form_type" text NOT NULL,
+	"filing_date" date NOT NULL,
+	"employee_count" integer NOT NULL,
+	"source" text NOT NULL,
+	CONSTRAINT "employee_counts_symbol_period_of_report_pk" PRIMARY KEY("symbol","period_of_report")
+);
+--> statement-breakpoint
+CREATE TABLE "executive_compensation" (
+	"symbol" text NOT NULL,
+	"year" integer NOT NULL,
+	"name_and_position" text NOT NULL,
+	"cik" text NOT NULL,
+	"company_name" text NOT NULL,
+	"industry" text NOT NULL,
+	"filing_date" date NOT NULL,
+	"accepted_date" timestamp NOT NULL,
+	"salary" bigint NOT NULL,
+	"bonus" bigint NOT NULL,
+	"stock_award" bigint NOT NULL,
+	"option_award" bigint NOT NULL,
+	"incentive_plan_compensation" bigint NOT NULL,
+	"all_other_compensation" bigint NOT NULL,
+	"total" bigint NOT NULL,
+	"link" text NOT NULL,
+	"sort_order" integer NOT NULL,
+	CONSTRAINT "executive_compensation_symbol_year_name_and_position_pk" PRIMARY KEY("symbol","year","name_and_position")
+);
+--> statement-breakpoint
+CREATE TABLE "mergers_acquisitions" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"symbol" text NOT NULL,
+	"company_name" text NOT NULL,
+	"cik" text NOT NULL,
+	"targeted_company_name" text NOT NULL,
+	"targeted_cik" text NOT NULL,
+	"targeted_symbol" text NOT NULL,
+	"transaction_date" date NOT NULL,
+	"accepted_date" timestamp NOT NULL,
+	"link" text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "shares_float" (
+	"symbol" text PRIMARY KEY NOT NULL,
+	"date" timestamp NOT NULL,
+	"free_float" double precision NOT NULL,
+	"float_shares" bigint NOT NULL,
+	"outstanding_shares" bigint NOT NULL,
+	"source" text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "symbol_changes" (
+	"date" date NOT NULL,
+	"company_name" text NOT NULL,
+	"old_symbol" text NOT NULL,
+	"new_symbol" text NOT NULL,
+	CONSTRAINT "symbol_changes_old_symbol_date_pk" PRIMARY KEY("old_symbol","date")
+);
+--> statement-breakpoint
+ALTER TABLE "company_notes" ADD CONSTRAINT "company_notes_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "employee_counts" ADD CONSTRAINT "employee_counts_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "executive_compensation" ADD CONSTRAINT "executive_compensation_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "mergers_acquisitions" ADD CONSTRAINT "mergers_acquisitions_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "shares_float" ADD CONSTRAINT "shares_float_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+CREATE INDEX "delisted_companies_delisted_date_idx" ON "delisted_companies" USING btree ("delisted_date");--> statement-breakpoint
+CREATE INDEX "executive_compensation_year_idx" ON "executive_compensation" USING btree ("year","industry");--> statement-breakpoint
+CREATE INDEX "mergers_acquisitions_accepted_idx" ON "mergers_acquisitions" USING btree ("accepted_date");--> statement-breakpoint
+CREATE INDEX "symbol_changes_date_idx" ON "symbol_changes" USING btree ("date");
