@@ -18,6 +18,7 @@ import {
 } from 'drizzle-orm/pg-core';
 
 export * from './market-schema.ts';
+export * from './market-schema-company.ts';
 
 // Enumerations are text columns with check constraints rather than Postgres enums, so that the whole
 // schema can be created inside any search_path (tests give each run a private schema).

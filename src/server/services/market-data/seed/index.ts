@@ -28,6 +28,7 @@ import { earningsRows, estimateRows, gradeRows, priceTargetRow } from './analyst
 import { acceptsBinaryArrays, canSkipTriggers, inTransaction, suspendIndexes } from './bulk.ts';
 import { fromDay, latestWeekday, toDay } from './calendar.ts';
 import { companyIds, executiveRows, profileRow, type ExecutiveRow, type ProfileRow } from './company.ts';
+import { COMPANY_FACT_TABLES, seedCompanyFacts } from './company-facts.ts';
 import { economicIndicatorRows, TREASURY_MATURITIES, treasuryCurve, type TreasuryCurve } from './economy.ts';
 import {
   generateFundamentals,
@@ -91,6 +92,7 @@ export interface SeedSummary {
 
 /** The market tables, children before parents, so deletes never trip over references. */
 const MARKET_TABLES: readonly PgTable[] = [
+  ...COMPANY_FACT_TABLES,
   dailyPrices,
   intradayPrices,
   financialStatements,
@@ -551,8 +553,15 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
   pushCrossSymbolTables(run, universe);
   await flushBuffers(db, out, skipTriggers);
 
+  const facts = await seedCompanyFacts(db, {
+    seed,
+    scale,
+    asOf,
+    universe,
+    binary: await acceptsBinaryArrays(db),
+  });
   await recordDataset(db, seed, scale, asOf);
   const elapsedMs = Math.round(performance.now() - started);
   log(`done in ${(elapsedMs / 1000).toFixed(1)} s`);
-  return { seed, scale, asOf, counts: rowCounts(out), elapsedMs };
+  return { seed, scale, asOf, counts: { ...rowCounts(out), ...facts }, elapsedMs };
 }
