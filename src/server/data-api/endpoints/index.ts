@@ -4,6 +4,8 @@ import { alternativeEndpoints } from './alternative.ts';
 import { analystEndpoints } from './analysts.ts';
 import { chartEndpoints } from './charts.ts';
 import { companyEndpoints } from './company.ts';
+import { companyFactEndpoints } from './company-facts.ts';
+import { directoryEndpoints } from './directory.ts';
 import { economicsEndpoints } from './economics.ts';
 import { eventEndpoints } from './events.ts';
 import { fundamentalEndpoints } from './fundamentals.ts';
@@ -21,6 +23,8 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...quoteEndpoints,
   ...chartEndpoints,
   ...companyEndpoints,
+  ...directoryEndpoints,
+  ...companyFactEndpoints,
   ...statementEndpoints,
   ...fundamentalEndpoints,
   ...analystEndpoints,
