@@ -11,6 +11,7 @@ import {
   sharesFloatOf,
   sharesFloatPage,
 } from '../../services/market-data/company-facts.ts';
+import { profilesByCik } from '../../services/market-data/company-directory.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 import { resolveDailyRange } from '../../services/market-data/prices.ts';
 import {
@@ -25,8 +26,14 @@ import {
   type EndpointDefinition,
   type UpdateCadence,
 } from '../endpoint.ts';
+import { companyEndpoints } from './company.ts';
+import { cikParam } from './directory.ts';
 
 const symbolOnly = z.object({ symbol: symbolParam });
+
+/** The profile's row schema, so profile-cik answers exactly what profile answers. */
+const profileRow = companyEndpoints.find((endpoint) => endpoint.path === 'profile')?.row;
+if (profileRow === undefined) throw new Error('the profile endpoint is not defined');
 
 const marketCapRow = z.object({
   symbol: z.string().describe('Ticker symbol'),
@@ -91,6 +98,28 @@ const MARKET_CAP_CADENCE: UpdateCadence = {
 
 /** Market capitalisation, float, head count, notes, pay and mergers of listed companies. */
 export const companyFactEndpoints: EndpointDefinition[] = [
+  defineEndpoint({
+    path: 'profile-cik',
+    group: 'Company',
+    summary: 'Company profile by CIK',
+    description:
+      'The profile of each listing filed under a SEC Central Index Key that your plan covers, exactly as the profile endpoint answers it, in ticker order. Leading zeros may be left out. A CIK nobody files under answers [].',
+    tier: DATA_TIERS.sample,
+    params: z.object({ cik: cikParam }),
+    row: profileRow,
+    maxAge: 60,
+    cadence: {
+      frequency: 'end-of-day',
+      when: 'Price, change, volume and ranges after each session’s close; company facts once a day, when they have changed.',
+    },
+    example: 'cik=320193',
+    csv: false,
+    // The row schema is the profile's own, typed loosely: rows are copied into plain records for it.
+    handler: async ({ db, params, symbols, plan, now }) =>
+      (await profilesByCik(db, symbols, params.cik, plan.dataTier, now)).map(
+        (row): Record<string, unknown> => ({ ...row }),
+      ),
+  }),
   defineEndpoint({
     path: 'market-capitalization',
     group: 'Company',

@@ -8,7 +8,6 @@ import {
   cikList,
   delistedCompanyList,
   exchangeVariants,
-  profilesByCik,
   searchByCik,
   searchByCusip,
   searchByIsin,
@@ -24,22 +23,18 @@ import {
   symbolParam,
   type EndpointDefinition,
 } from '../endpoint.ts';
-import { companyEndpoints } from './company.ts';
 
 /** Lists change only with new listings: clients may keep them for a day. */
 const LIST_MAX_AGE = 86_400;
 const noParams = z.object({});
 
-const cikParam = z
+/** A SEC Central Index Key, with or without its leading zeros. */
+export const cikParam = z
   .string({ error: 'is required' })
   .trim()
   .regex(/^\d{1,10}$/, 'must be a CIK of up to ten digits such as 320193 or 0000320193')
   .describe('SEC Central Index Key; leading zeros may be left out')
   .meta({ example: '0000320193' });
-
-/** The profile's row schema, so profile-cik answers exactly what profile answers. */
-const profileRow = companyEndpoints.find((endpoint) => endpoint.path === 'profile')?.row;
-if (profileRow === undefined) throw new Error('the profile endpoint is not defined');
 
 /** An optional number bound of the screener, named in its 400 message. */
 function bound(description: string) {
@@ -119,11 +114,11 @@ const screenerRow = z.object({
   isActivelyTrading: z.boolean().describe('False once the security no longer trades'),
 });
 
-/** Look-ups by filing identifiers, listings, the screener and the directory's lists. */
+/** Look-ups by filing identifiers, a company's listings, the screener and the directory's lists. */
 export const directoryEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'search-cik',
-    group: 'Search',
+    group: 'Directory',
     summary: 'Search by CIK',
     description:
       'The listings of the company filing under a SEC Central Index Key, in ticker order. Leading zeros may be left out (320193 finds 0000320193). A CIK nobody files under answers [].',
@@ -145,7 +140,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'search-cusip',
-    group: 'Search',
+    group: 'Directory',
     summary: 'Search by CUSIP',
     description:
       'The security with a CUSIP (nine characters, any case) and its market capitalisation at the latest close. An unknown CUSIP answers [].',
@@ -172,7 +167,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'search-isin',
-    group: 'Search',
+    group: 'Directory',
     summary: 'Search by ISIN',
     description:
       'The securities with an International Securities Identification Number (twelve characters, any case), with their market capitalisation at the latest close. An unknown ISIN answers [].',
@@ -199,7 +194,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'search-exchange-variants',
-    group: 'Search',
+    group: 'Directory',
     summary: 'Listings of a company on every exchange',
     description:
       'Every listing of the symbol’s company (the securities sharing its ISIN) that your plan covers, with its profile in FMP’s older field names (mktCap, volAvg, lastDiv, changes) and the discounted cash flow value per share, where statements allow one, with the price’s distance to it (dcfDiff = price − dcf). An unknown symbol answers [].',
@@ -269,30 +264,8 @@ export const directoryEndpoints: EndpointDefinition[] = [
       exchangeVariants(db, symbols, params.symbol, plan.dataTier, now),
   }),
   defineEndpoint({
-    path: 'profile-cik',
-    group: 'Company',
-    summary: 'Company profile by CIK',
-    description:
-      'The profile of each listing filed under a SEC Central Index Key that your plan covers, exactly as the profile endpoint answers it, in ticker order. Leading zeros may be left out. A CIK nobody files under answers [].',
-    tier: DATA_TIERS.sample,
-    params: z.object({ cik: cikParam }),
-    row: profileRow,
-    maxAge: 60,
-    cadence: {
-      frequency: 'end-of-day',
-      when: 'Price, change, volume and ranges after each session’s close; company facts once a day, when they have changed.',
-    },
-    example: 'cik=320193',
-    csv: false,
-    // The row schema is the profile's own, typed loosely: rows are copied into plain records for it.
-    handler: async ({ db, params, symbols, plan, now }) =>
-      (await profilesByCik(db, symbols, params.cik, plan.dataTier, now)).map(
-        (row): Record<string, unknown> => ({ ...row }),
-      ),
-  }),
-  defineEndpoint({
     path: 'company-screener',
-    group: 'Search',
+    group: 'Directory',
     summary: 'Company screener',
     description:
       'Stocks, ETFs and funds matching every filter given, the largest market capitalisation first. Numeric bounds are exclusive (priceMoreThan=100 leaves out a price of exactly 100); price, volume and market capitalisation are those of the latest daily bar, dividends those with ex-dates in the last 12 months. Only the symbols your plan covers are screened, and one share class per company unless includeAllShareClasses=true.',
@@ -310,7 +283,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'symbol-change',
-    group: 'Lists',
+    group: 'Directory',
     summary: 'Ticker changes',
     description:
       'Listed companies that changed their ticker, with the old and the new one and the day of the change, the latest first.',
@@ -330,7 +303,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'actively-trading-list',
-    group: 'Lists',
+    group: 'Directory',
     summary: 'Securities trading today',
     description: 'Every security still trading, of every asset type, with its name, in ticker order.',
     tier: DATA_TIERS.sample,
@@ -347,7 +320,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'cik-list',
-    group: 'Lists',
+    group: 'Directory',
     summary: 'SEC filers',
     description:
       'Every SEC Central Index Key of a listed company, with the company’s name, in CIK order, a page at a time.',
@@ -365,7 +338,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'delisted-companies',
-    group: 'Lists',
+    group: 'Directory',
     summary: 'Delisted companies',
     description:
       'Companies no longer listed on a US exchange, with their listing and delisting days, the latest delisting first, a page at a time.',
@@ -386,7 +359,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'available-exchanges',
-    group: 'Lists',
+    group: 'Directory',
     summary: 'Exchanges',
     description:
       'Every venue with listed securities, with its full name, country, the suffix its tickers carry (N/A when none) and how late its prices are shown, in code order.',
@@ -408,7 +381,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'available-sectors',
-    group: 'Lists',
+    group: 'Directory',
     summary: 'Sectors',
     description:
       'Every sector a listed company is classified in, alphabetically: the values the screener’s sector filter takes.',
@@ -423,7 +396,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'available-industries',
-    group: 'Lists',
+    group: 'Directory',
     summary: 'Industries',
     description:
       'Every industry a listed company or fund is classified in, alphabetically: the values the screener’s industry filter takes.',
@@ -438,7 +411,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'available-countries',
-    group: 'Lists',
+    group: 'Directory',
     summary: 'Countries',
     description:
       'Every country (ISO 3166 alpha-2) a listed company is based in, alphabetically: the values the screener’s country filter takes.',

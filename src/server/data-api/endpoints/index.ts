@@ -20,10 +20,10 @@ import { statementEndpoints } from './statements.ts';
 export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...searchEndpoints,
   ...listEndpoints,
+  ...directoryEndpoints,
   ...quoteEndpoints,
   ...chartEndpoints,
   ...companyEndpoints,
-  ...directoryEndpoints,
   ...companyFactEndpoints,
   ...statementEndpoints,
   ...fundamentalEndpoints,
