@@ -628,20 +628,33 @@ describe('share classes', () => {
       sharesOutstanding: 1_000_000,
       sample: true,
     });
-    await h.db.insert(companyProfiles).values({ symbol: 'AAPLB', cik: '0000320193' });
-    await h.db.insert(dailyPrices).values({
-      symbol: 'AAPLB',
-      date: '2026-11-20',
-      open: 10,
-      high: 11,
-      low: 9,
-      close: 10,
-      adjClose: 10,
-      volume: 1000,
+    // And an unrelated company given the same CIK by mistake: not a share class of Apple.
+    await h.db.insert(securities).values({
+      symbol: 'ORCHD',
+      name: 'Orchard Holdings Inc.',
+      assetType: 'stock',
+      exchange: 'NYSE',
+      exchangeFullName: 'New York Stock Exchange',
+      currency: 'USD',
+      country: 'US',
+      sector: 'Technology',
+      industry: 'Software - Application',
+      sharesOutstanding: 1_000_000,
+      sample: true,
     });
+    await h.db.insert(companyProfiles).values([
+      { symbol: 'AAPLB', cik: '0000320193' },
+      { symbol: 'ORCHD', cik: '0000320193' },
+    ]);
+    const bar = { date: '2026-11-20', open: 10, high: 11, low: 9, close: 10, adjClose: 10, volume: 1000 };
+    await h.db.insert(dailyPrices).values([
+      { symbol: 'AAPLB', ...bar },
+      { symbol: 'ORCHD', ...bar },
+    ]);
     const one = await rows<ScreenerRow>('company-screener', { sector: 'Technology', limit: '10000' });
     expect(one.map((row) => row.symbol)).toContain('AAPL');
     expect(one.map((row) => row.symbol)).not.toContain('AAPLB');
+    expect(one.map((row) => row.symbol)).toContain('ORCHD');
     const every = await rows<ScreenerRow>('company-screener', {
       sector: 'Technology',
       includeAllShareClasses: 'true',

@@ -57,12 +57,18 @@ function flag(description: string) {
 const screenerParams = z.object({
   marketCapMoreThan: bound('Only companies worth more than this (market capitalisation, trading currency)'),
   marketCapLowerThan: bound('Only companies worth less than this (market capitalisation, trading currency)'),
-  sector: z.string().trim().min(1).max(60).optional().describe('Sector, e.g. Technology (any case)'),
+  sector: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(60, 'must be at most 60 characters')
+    .optional()
+    .describe('Sector, e.g. Technology (any case)'),
   industry: z
     .string()
     .trim()
-    .min(1)
-    .max(80)
+    .min(1, 'must not be empty')
+    .max(80, 'must be at most 80 characters')
     .optional()
     .describe('Industry, e.g. Consumer Electronics (any case)'),
   betaMoreThan: bound('Only securities with a beta above this'),
