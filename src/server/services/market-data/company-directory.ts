@@ -476,7 +476,7 @@ export function availableExchanges(directory: SymbolDirectory): readonly Exchang
   });
 }
 
-/** Whether each symbol exists, for batch answers (used by the market-cap batch). */
+/** The known securities of a batch, once each, in the order asked (unknown symbols are left out). */
 export function knownSymbols(directory: SymbolDirectory, symbols: readonly string[]): Security[] {
   const seen = new Set<string>();
   const found: Security[] = [];

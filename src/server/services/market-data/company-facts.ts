@@ -9,7 +9,7 @@ import {
   sharesFloat,
   type Security,
 } from '../../db/schema.ts';
-import { latestMarketCaps } from './company-directory.ts';
+import { knownSymbols, latestMarketCaps } from './company-directory.ts';
 import type { SymbolDirectory } from './directory.ts';
 import { dailyBars, round, roundPrice, type DateRange } from './prices.ts';
 import { marketCap } from './quotes.ts';
@@ -98,11 +98,7 @@ export async function marketCapitalizations(
   symbols: readonly string[],
   now: Date,
 ): Promise<MarketCapRow[]> {
-  const known: string[] = [];
-  for (const symbol of symbols) {
-    const security = directory.get(symbol);
-    if (security !== undefined && !known.includes(security.symbol)) known.push(security.symbol);
-  }
+  const known = knownSymbols(directory, symbols).map((security) => security.symbol);
   const caps = await latestMarketCaps(db, directory, known, now);
   const rows: MarketCapRow[] = [];
   for (const symbol of known) {
