@@ -11,6 +11,7 @@ import { eventEndpoints } from './events.ts';
 import { fundamentalEndpoints } from './fundamentals.ts';
 import { listEndpoints } from './lists.ts';
 import { marketEndpoints } from './market.ts';
+import { marketsEndpoints } from './markets.ts';
 import { newsEndpoints } from './news.ts';
 import { quoteEndpoints } from './quotes.ts';
 import { searchEndpoints } from './search.ts';
@@ -31,6 +32,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...eventEndpoints,
   ...newsEndpoints,
   ...marketEndpoints,
+  ...marketsEndpoints,
   ...economicsEndpoints,
   ...alternativeEndpoints,
 ];

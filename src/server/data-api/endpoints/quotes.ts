@@ -9,7 +9,8 @@ import {
 } from '../endpoint.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 
-const quoteRow = z.object({
+/** A full quote row, shared by every endpoint answering quotes. */
+export const quoteRow = z.object({
   symbol: z.string().describe('Ticker symbol'),
   name: z.string().describe('Name of the company, fund, coin, pair or index'),
   price: z.number().describe('Latest price: the close of the latest daily bar'),

@@ -1,0 +1,244 @@
+import { and, desc, eq, lt, lte } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dailyPrices } from '../../src/server/db/schema.ts';
+import { easterSunday } from '../../src/server/services/market-data/market-hours.ts';
+import { HARNESS_AS_OF, openDataApiHarness, stableAnswer, type DataApiHarness } from './data-api-harness.ts';
+
+let h: DataApiHarness;
+let commercialKey: string;
+let starterKey: string;
+let professionalKey: string;
+let freeKey: string;
+
+beforeAll(async () => {
+  h = await openDataApiHarness();
+  [commercialKey, starterKey, professionalKey, freeKey] = await Promise.all([
+    h.keyFor('commercialEnterprise'),
+    h.keyFor('starterT1'),
+    h.keyFor('monthlyT2'),
+    h.keyFor('free'),
+  ]);
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+type Row = Record<string, unknown>;
+
+/** GET /stable/<path> with a key: the rows, failing with the message when refused. */
+async function rows<T = Row>(
+  path: string,
+  query: Record<string, string> = {},
+  key = commercialKey,
+): Promise<T[]> {
+  const answer = await stableAnswer(h, path, query, key);
+  expect(answer.status, answer.error).toBe(200);
+  return answer.rows as T[];
+}
+
+/** Percent change as the API rounds it (five decimals). */
+function percent(price: number, base: number): number {
+  return Math.round(((price - base) / base) * 100 * 1e5) / 1e5;
+}
+
+describe('market hours', () => {
+  it('lists every exchange with its session in local time and the zone’s offset at the request', async () => {
+    const all = await rows('all-exchange-market-hours');
+    expect(all.map((row) => row.exchange)).toEqual([
+      'NASDAQ',
+      'NYSE',
+      'AMEX',
+      'TSX',
+      'LSE',
+      'XETRA',
+      'EURONEXT',
+      'JPX',
+      'HKSE',
+    ]);
+    expect(all.find((row) => row.exchange === 'NYSE')).toMatchObject({
+      openingHour: '09:30 AM -05:00',
+      closingHour: '04:00 PM -05:00',
+      timezone: 'America/New_York',
+    });
+    expect(all.find((row) => row.exchange === 'JPX')).toMatchObject({
+      openingHour: '09:00 AM +09:00',
+      closingHour: '03:30 PM +09:00',
+    });
+  });
+
+  it('tells whether a market is open at the request’s clock: after the close, during the session, at the weekend', async () => {
+    // The harness clock starts on Friday 2026-11-20 at 21:00 UTC, 16:00 in New York: the close.
+    expect((await rows('exchange-market-hours', { exchange: 'nasdaq' }))[0]?.isMarketOpen).toBe(false);
+    h.clock.now = Date.parse('2026-11-20T19:00:00Z');
+    expect((await rows('exchange-market-hours', { exchange: 'NASDAQ' }))[0]?.isMarketOpen).toBe(true);
+    h.clock.now = Date.parse('2026-11-21T15:00:00Z');
+    const saturday = await rows('all-exchange-market-hours');
+    expect(saturday.every((row) => row.isMarketOpen === false)).toBe(true);
+    h.clock.now = Date.parse(`${HARNESS_AS_OF}T21:00:00Z`);
+  });
+
+  it('keeps US markets closed on Thanksgiving and shuts them at 13:00 the day after', async () => {
+    h.clock.now = Date.parse('2026-11-26T16:00:00Z');
+    expect((await rows('exchange-market-hours', { exchange: 'NYSE' }))[0]?.isMarketOpen).toBe(false);
+    h.clock.now = Date.parse('2026-11-27T17:30:00Z');
+    expect((await rows('exchange-market-hours', { exchange: 'NYSE' }))[0]?.isMarketOpen).toBe(true);
+    h.clock.now = Date.parse('2026-11-27T18:30:00Z');
+    expect((await rows('exchange-market-hours', { exchange: 'NYSE' }))[0]?.isMarketOpen).toBe(false);
+    h.clock.now = Date.parse(`${HARNESS_AS_OF}T21:00:00Z`);
+  });
+
+  it('lists the NYSE holidays of 2026 on their days, Saturday’s Independence Day on the Friday before', async () => {
+    const holidays = await rows('holidays-by-exchange', {
+      exchange: 'NYSE',
+      from: '2026-01-01',
+      to: '2026-12-31',
+    });
+    expect(holidays.filter((row) => row.isClosed === true).map((row) => row.date)).toEqual([
+      '2026-01-01',
+      '2026-01-19',
+      '2026-02-16',
+      '2026-04-03',
+      '2026-05-25',
+      '2026-06-19',
+      '2026-07-03',
+      '2026-09-07',
+      '2026-11-26',
+      '2026-12-25',
+    ]);
+    expect(holidays.find((row) => row.date === '2026-11-26')).toEqual({
+      exchange: 'NYSE',
+      date: '2026-11-26',
+      name: 'Thanksgiving Day',
+      isClosed: true,
+      adjOpenTime: null,
+      adjCloseTime: null,
+    });
+    expect(
+      holidays.filter((row) => row.isClosed === false).map((row) => [row.date, row.adjCloseTime]),
+    ).toEqual([
+      ['2026-11-27', '13:00'],
+      ['2026-12-24', '13:00'],
+    ]);
+  });
+
+  it('computes holidays by rule in other years: a Saturday New Year is not made up, a Sunday Christmas moves to Monday', async () => {
+    const year2022 = await rows('holidays-by-exchange', {
+      exchange: 'NASDAQ',
+      from: '2021-12-30',
+      to: '2022-12-31',
+    });
+    const dates = year2022.filter((row) => row.isClosed === true).map((row) => row.date);
+    expect(dates).not.toContain('2021-12-31');
+    expect(dates).toContain('2022-06-20');
+    expect(dates).toContain('2022-12-26');
+    expect(easterSunday(2024)).toBe('2024-03-31');
+    expect(easterSunday(2027)).toBe('2027-03-28');
+    const london = await rows('holidays-by-exchange', {
+      exchange: 'LSE',
+      from: '2027-03-01',
+      to: '2027-04-30',
+    });
+    expect(london.map((row) => [row.date, row.name])).toEqual([
+      ['2027-03-26', 'Good Friday'],
+      ['2027-03-29', 'Easter Monday'],
+    ]);
+  });
+
+  it('refuses an exchange without a calendar and a range that ends before it starts', async () => {
+    const unknown = await stableAnswer(h, 'exchange-market-hours', { exchange: 'MOON' }, commercialKey);
+    expect(unknown.status).toBe(400);
+    expect(unknown.error).toContain('exchange');
+    expect(unknown.error).toContain('NASDAQ');
+    const backwards = await stableAnswer(
+      h,
+      'holidays-by-exchange',
+      { exchange: 'NYSE', from: '2026-12-31', to: '2026-01-01' },
+      commercialKey,
+    );
+    expect(backwards.status).toBe(400);
+    expect(backwards.error).toContain('"from"');
+  });
+});
+
+interface PriceChange {
+  symbol: string;
+  '1D': number;
+  '5D': number;
+  '1M': number;
+  ytd: number;
+  '1Y': number;
+}
+
+describe('quotes of groups and price changes', () => {
+  it('measures price changes from the right closes: the previous, the fifth before, a month, a year and the year end', async () => {
+    const [quote] = await rows<{ price: number; changePercentage: number }>('quote', { symbol: 'AAPL' });
+    const [change] = await rows<PriceChange>('stock-price-change', { symbol: 'aapl' });
+    if (quote === undefined || change === undefined) throw new Error('no AAPL rows');
+    const closeBefore = async (date: string, inclusive: boolean): Promise<number> => {
+      const [bar] = await h.db
+        .select({ close: dailyPrices.close })
+        .from(dailyPrices)
+        .where(
+          and(
+            eq(dailyPrices.symbol, 'AAPL'),
+            inclusive ? lte(dailyPrices.date, date) : lt(dailyPrices.date, date),
+          ),
+        )
+        .orderBy(desc(dailyPrices.date))
+        .limit(1);
+      return Math.round((bar?.close ?? 0) * 100) / 100;
+    };
+    const earlier = await h.db
+      .select({ close: dailyPrices.close })
+      .from(dailyPrices)
+      .where(and(eq(dailyPrices.symbol, 'AAPL'), lt(dailyPrices.date, HARNESS_AS_OF)))
+      .orderBy(desc(dailyPrices.date))
+      .limit(5);
+    const fifth = Math.round((earlier[4]?.close ?? 0) * 100) / 100;
+    expect(change.symbol).toBe('AAPL');
+    expect(change['1D']).toBe(quote.changePercentage);
+    expect(change['5D']).toBe(percent(quote.price, fifth));
+    expect(change['1M']).toBe(percent(quote.price, await closeBefore('2026-10-20', true)));
+    expect(change['1Y']).toBe(percent(quote.price, await closeBefore('2025-11-20', true)));
+    expect(change.ytd).toBe(percent(quote.price, await closeBefore('2026-01-01', false)));
+  });
+
+  it('answers [] for price changes of an unknown symbol', async () => {
+    expect(await rows('stock-price-change', { symbol: 'NOPE' })).toEqual([]);
+  });
+
+  it('quotes every cryptocurrency, in symbol order, the same as the single quote', async () => {
+    const all = await rows<{ symbol: string; price: number }>('batch-crypto-quotes');
+    const symbols = all.map((row) => row.symbol);
+    expect(symbols).toContain('BTCUSD');
+    expect(symbols).toEqual([...symbols].sort());
+    const [btc] = await rows<{ price: number }>('quote', { symbol: 'BTCUSD' });
+    expect(all.find((row) => row.symbol === 'BTCUSD')?.price).toBe(btc?.price);
+  });
+
+  it('answers only symbol, price, change and volume with short=true', async () => {
+    const short = await rows('batch-index-quotes', { short: 'true' });
+    expect(short.length).toBeGreaterThan(0);
+    for (const row of short) expect(Object.keys(row)).toEqual(['symbol', 'price', 'change', 'volume']);
+    const refused = await stableAnswer(h, 'batch-index-quotes', { short: 'yes' }, commercialKey);
+    expect(refused.status).toBe(400);
+    expect(refused.error).toContain('short');
+  });
+
+  it('quotes an exchange’s listings only, and keeps foreign exchanges and crypto for Power', async () => {
+    const nasdaq = await rows<{ exchange: string }>(
+      'batch-exchange-quote',
+      { exchange: 'nasdaq' },
+      starterKey,
+    );
+    expect(nasdaq.length).toBeGreaterThan(3);
+    expect(nasdaq.every((row) => row.exchange === 'NASDAQ')).toBe(true);
+    const london = await stableAnswer(h, 'batch-exchange-quote', { exchange: 'LSE' }, professionalKey);
+    expect(london.status).toBe(402);
+    expect(london.error).toContain('LSE');
+    expect((await stableAnswer(h, 'batch-crypto-quotes', {}, professionalKey)).status).toBe(402);
+    expect((await stableAnswer(h, 'batch-etf-quotes', {}, freeKey)).status).toBe(402);
+    expect((await stableAnswer(h, 'batch-etf-quotes', {}, starterKey)).status).toBe(200);
+  });
+});
