@@ -242,3 +242,116 @@ describe('quotes of groups and price changes', () => {
     expect((await stableAnswer(h, 'batch-etf-quotes', {}, starterKey)).status).toBe(200);
   });
 });
+
+interface ChangeRow {
+  date: string;
+  sector?: string;
+  industry?: string;
+  exchange: string;
+  averageChange: number;
+}
+
+interface PeRow {
+  date: string;
+  sector?: string;
+  industry?: string;
+  exchange: string;
+  pe: number;
+}
+
+describe('sector and industry performance', () => {
+  it('gives an industry the mean change of its stocks, the same arithmetic as the sector snapshot', async () => {
+    const industries = await rows<ChangeRow>('industry-performance-snapshot', {
+      date: HARNESS_AS_OF,
+      industry: 'semiconductors',
+      exchange: 'NASDAQ',
+    });
+    expect(industries).toHaveLength(1);
+    const stocks = (await rows<{ symbol: string }>('stock-list')).map((row) => row.symbol);
+    const members: { price: number; previousClose: number }[] = [];
+    for (const symbol of stocks) {
+      const [profile] = await rows<{ industry: string; exchange: string }>('profile', { symbol });
+      if (profile?.industry !== 'Semiconductors' || profile.exchange !== 'NASDAQ') continue;
+      const [quote] = await rows<{ price: number; previousClose: number }>('quote', { symbol });
+      if (quote !== undefined) members.push(quote);
+    }
+    expect(members.length).toBeGreaterThan(0);
+    const mean =
+      members.reduce(
+        (sum, quote) => sum + ((quote.price - quote.previousClose) / quote.previousClose) * 100,
+        0,
+      ) / members.length;
+    expect(industries[0]?.averageChange).toBeCloseTo(mean, 1);
+  });
+
+  it('keeps the history of a sector day by day, each day equal to that day’s snapshot', async () => {
+    const history = await rows<ChangeRow>('historical-sector-performance', {
+      sector: 'Technology',
+      from: '2026-11-16',
+      to: '2026-11-20',
+    });
+    expect([...new Set(history.map((row) => row.date))]).toEqual([
+      '2026-11-16',
+      '2026-11-17',
+      '2026-11-18',
+      '2026-11-19',
+      '2026-11-20',
+    ]);
+    const snapshot = await rows<ChangeRow>('sector-performance-snapshot', {
+      date: '2026-11-18',
+      sector: 'Technology',
+    });
+    for (const row of snapshot) {
+      const same = history.find((entry) => entry.date === '2026-11-18' && entry.exchange === row.exchange);
+      expect(same?.averageChange).toBeCloseTo(row.averageChange, 4);
+    }
+  });
+
+  it('computes an industry’s P/E as its total market cap over its four latest quarters’ net income', async () => {
+    const [row] = await rows<PeRow>('industry-pe-snapshot', {
+      date: HARNESS_AS_OF,
+      industry: 'Semiconductors',
+      exchange: 'NASDAQ',
+    });
+    let cap = 0;
+    let earnings = 0;
+    for (const { symbol } of await rows<{ symbol: string }>('stock-list')) {
+      const [profile] = await rows<{ industry: string; exchange: string }>('profile', { symbol });
+      if (profile?.industry !== 'Semiconductors' || profile.exchange !== 'NASDAQ') continue;
+      const [quote] = await rows<{ marketCap: number }>('quote', { symbol });
+      const quarters = await rows<{ netIncome: number }>('income-statement', {
+        symbol,
+        period: 'quarter',
+        limit: '4',
+      });
+      cap += quote?.marketCap ?? 0;
+      earnings += quarters.reduce((sum, quarter) => sum + quarter.netIncome, 0);
+    }
+    expect(row?.industry).toBe('Semiconductors');
+    expect(row?.pe).toBeCloseTo(cap / earnings, 2);
+    const history = await rows<PeRow>('historical-industry-pe', {
+      industry: 'Semiconductors',
+      exchange: 'NASDAQ',
+      from: HARNESS_AS_OF,
+      to: HARNESS_AS_OF,
+    });
+    expect(history).toEqual([row]);
+  });
+
+  it('refuses a history without its sector and a range that ends before it starts', async () => {
+    const missing = await stableAnswer(h, 'historical-sector-pe', {}, commercialKey);
+    expect(missing.status).toBe(400);
+    expect(missing.error).toContain('sector');
+    const backwards = await stableAnswer(
+      h,
+      'historical-industry-performance',
+      { industry: 'Semiconductors', from: '2026-11-20', to: '2026-11-01' },
+      commercialKey,
+    );
+    expect(backwards.status).toBe(400);
+    expect(backwards.error).toContain('"from"');
+    expect((await stableAnswer(h, 'industry-pe-snapshot', { date: HARNESS_AS_OF }, freeKey)).status).toBe(
+      402,
+    );
+  });
+});

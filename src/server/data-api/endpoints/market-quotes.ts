@@ -61,7 +61,7 @@ interface GroupBatch {
 function typeBatch(batch: GroupBatch): EndpointDefinition {
   return defineEndpoint({
     path: batch.path,
-    group: 'Quotes',
+    group: 'Batch quotes',
     summary: batch.summary,
     description: `Quotes of every ${batch.what} in the database, in symbol order. ${SHORT_NOTE} Open to ${batch.plan}, the plans that cover every ${batch.what}.`,
     tier: batch.tier,
@@ -102,7 +102,7 @@ const priceChangeRow = z.object({
 export const marketQuoteEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'stock-price-change',
-    group: 'Quotes',
+    group: 'Batch quotes',
     summary: 'Price change over periods',
     description:
       'A security’s price change in percent from the start of each period to the current price of its quote: from the previous close (1D), from the fifth close before the quote’s day (5D), from the last close on or before the same date one, three and six months and one, three, five and ten years earlier, from the last close of the previous year (ytd) and from the first stored close (max). Closes are split-adjusted; a period longer than the stored history measures from the first close. An unknown symbol answers [].',
@@ -123,7 +123,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'batch-exchange-quote',
-    group: 'Quotes',
+    group: 'Batch quotes',
     summary: 'Quotes of an exchange',
     description: `Quotes of every active security listed on one exchange, in symbol order; an exchange without listings answers []. ${SHORT_NOTE} US exchanges are open to Starter and above, the others to Power and above.`,
     tier: DATA_TIERS.fundamentals,
