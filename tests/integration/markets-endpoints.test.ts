@@ -1,6 +1,6 @@
-import { and, desc, eq, lt, lte } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dailyPrices } from '../../src/server/db/schema.ts';
+import { dailyPrices, securities } from '../../src/server/db/schema.ts';
 import { easterSunday } from '../../src/server/services/market-data/market-hours.ts';
 import { HARNESS_AS_OF, openDataApiHarness, stableAnswer, type DataApiHarness } from './data-api-harness.ts';
 
@@ -353,5 +353,142 @@ describe('sector and industry performance', () => {
     expect((await stableAnswer(h, 'industry-pe-snapshot', { date: HARNESS_AS_OF }, freeKey)).status).toBe(
       402,
     );
+  });
+});
+
+interface MemberRow {
+  symbol: string;
+  sector: string;
+  dateFirstAdded: string;
+}
+
+interface ChangeEntry {
+  dateAdded: string;
+  addedSecurity: string;
+  removedTicker: string;
+  date: string;
+  symbol: string;
+}
+
+describe('index constituents', () => {
+  it('holds the largest three quarters of US companies in the S&P 500 (at most 500), thirty or fewer of them in the Dow', async () => {
+    const us = await h.db
+      .select({ symbol: securities.symbol })
+      .from(securities)
+      .where(
+        and(
+          eq(securities.assetType, 'stock'),
+          eq(securities.country, 'US'),
+          inArray(securities.exchange, ['NYSE', 'NASDAQ']),
+        ),
+      );
+    const sp500 = await rows<MemberRow>('sp500-constituent');
+    expect(sp500).toHaveLength(Math.min(500, Math.floor(us.length * 0.75)));
+    expect(sp500.map((row) => row.symbol)).toEqual(expect.arrayContaining(['AAPL', 'MSFT']));
+    const dow = await rows<MemberRow>('dowjones-constituent');
+    expect(dow).toHaveLength(Math.min(30, Math.floor(sp500.length * 0.75)));
+    const inSp500 = new Set(sp500.map((row) => row.symbol));
+    expect(dow.every((row) => inSp500.has(row.symbol))).toBe(true);
+    const nasdaq = await rows<{ symbol: string }>('nasdaq-constituent');
+    for (const row of nasdaq) {
+      const [profile] = await rows<{ exchange: string }>('profile', { symbol: row.symbol });
+      expect(profile?.exchange).toBe('NASDAQ');
+    }
+  });
+
+  it('keeps a history of changes, newest first: each added company a member since, each removed one gone', async () => {
+    const members = new Set((await rows<MemberRow>('sp500-constituent')).map((row) => row.symbol));
+    const changes = await rows<ChangeEntry>('historical-sp500-constituent');
+    expect(changes.length).toBeGreaterThan(0);
+    const dates = changes.map((row) => row.date);
+    expect(dates).toEqual([...dates].sort().reverse());
+    for (const change of changes) {
+      expect(members.has(change.symbol)).toBe(true);
+      expect(members.has(change.removedTicker)).toBe(false);
+      expect(new Date(`${change.dateAdded} UTC`).toISOString().slice(0, 10)).toBe(change.date);
+    }
+    const [latest] = changes;
+    const joined = (await rows<MemberRow>('sp500-constituent')).find((row) => row.symbol === latest?.symbol);
+    expect(joined?.dateFirstAdded).toBe(latest?.date);
+  });
+
+  it('is for Starter and above', async () => {
+    const free = await stableAnswer(h, 'sp500-constituent', {}, freeKey);
+    expect(free.status).toBe(402);
+    expect((await stableAnswer(h, 'sp500-constituent', {}, starterKey)).status).toBe(200);
+  });
+});
+
+interface HoldingRow {
+  symbol: string;
+  asset: string;
+  sharesNumber: number;
+  weightPercentage: number;
+  marketValue: number;
+}
+
+describe('ETF holdings', () => {
+  it('values SPY’s holdings at the current prices, the S&P 500’s members, weights summing to 100', async () => {
+    const holdings = await rows<HoldingRow>('etf/holdings', { symbol: 'SPY' }, professionalKey);
+    const members = (await rows<MemberRow>('sp500-constituent')).map((row) => row.symbol);
+    expect(holdings.map((row) => row.asset).sort()).toEqual([...members].sort());
+    const total = holdings.reduce((sum, row) => sum + row.weightPercentage, 0);
+    expect(total).toBeCloseTo(100, 2);
+    const [apple] = await rows<{ price: number }>('quote', { symbol: 'AAPL' });
+    const held = holdings.find((row) => row.asset === 'AAPL');
+    expect(held?.marketValue).toBeCloseTo((held?.sharesNumber ?? 0) * (apple?.price ?? 0), 0);
+    const values = holdings.map((row) => row.marketValue);
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+  });
+
+  it('sums sector and country weightings from the holdings', async () => {
+    const holdings = await rows<HoldingRow>('etf/holdings', { symbol: 'QQQ' });
+    const sectors = await rows<{ sector: string; weightPercentage: number }>('etf/sector-weightings', {
+      symbol: 'QQQ',
+    });
+    expect(sectors.reduce((sum, row) => sum + row.weightPercentage, 0)).toBeCloseTo(100, 1);
+    const [profile] = await rows<{ sector: string }>('profile', { symbol: holdings[0]?.asset ?? '' });
+    const bySector = holdings.filter((row) => row.asset === holdings[0]?.asset);
+    expect(sectors.find((row) => row.sector === profile?.sector)?.weightPercentage).toBeGreaterThanOrEqual(
+      Math.round((bySector[0]?.weightPercentage ?? 0) * 100) / 100 - 0.01,
+    );
+    const countries = await rows<{ country: string; weightPercentage: string }>('etf/country-weightings', {
+      symbol: 'QQQ',
+    });
+    expect(countries[0]).toEqual({ country: 'United States', weightPercentage: '100.00%' });
+  });
+
+  it('lists the ETFs holding a stock with the same position their holdings show', async () => {
+    const exposure = await rows<HoldingRow>('etf/asset-exposure', { symbol: 'AAPL' });
+    expect(exposure.map((row) => row.symbol)).toEqual(expect.arrayContaining(['SPY', 'QQQ']));
+    const spy = (await rows<HoldingRow>('etf/holdings', { symbol: 'SPY' })).find(
+      (row) => row.asset === 'AAPL',
+    );
+    expect(exposure.find((row) => row.symbol === 'SPY')).toEqual({
+      symbol: 'SPY',
+      asset: 'AAPL',
+      sharesNumber: spy?.sharesNumber,
+      weightPercentage: spy?.weightPercentage,
+      marketValue: spy?.marketValue,
+    });
+  });
+
+  it('describes an ETF with its size from its quote and its holdings count', async () => {
+    const [info] = await rows('etf/info', { symbol: 'SPY' });
+    const [quote] = await rows<{ price: number; marketCap: number }>('quote', { symbol: 'SPY' });
+    const holdings = await rows<HoldingRow>('etf/holdings', { symbol: 'SPY' });
+    expect(info).toMatchObject({
+      symbol: 'SPY',
+      nav: quote?.price,
+      assetsUnderManagement: quote?.marketCap,
+      holdingsCount: holdings.length,
+      assetClass: 'Equity',
+    });
+    expect(await rows('etf/info', { symbol: 'AAPL' })).toEqual([]);
+  });
+
+  it('is sold with Professional: Starter is refused', async () => {
+    const starter = await stableAnswer(h, 'etf/holdings', { symbol: 'SPY' }, starterKey);
+    expect(starter.status).toBe(402);
   });
 });

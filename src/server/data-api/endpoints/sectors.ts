@@ -89,12 +89,16 @@ const SNAPSHOT_PARAMS = {
   sector: z.object({
     date: SNAPSHOT_DATE,
     exchange: exchangeFilter,
-    sector: groupName('sector', EXAMPLES.sector).optional(),
+    sector: groupName('sector', EXAMPLES.sector)
+      .optional()
+      .describe(`Only this sector, e.g. ${EXAMPLES.sector} (case-insensitive)`),
   }),
   industry: z.object({
     date: SNAPSHOT_DATE,
     exchange: exchangeFilter,
-    industry: groupName('industry', EXAMPLES.industry).optional(),
+    industry: groupName('industry', EXAMPLES.industry)
+      .optional()
+      .describe(`Only this industry, e.g. ${EXAMPLES.industry} (case-insensitive)`),
   }),
 };
 

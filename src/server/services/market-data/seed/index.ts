@@ -24,6 +24,11 @@ import {
   splits,
   treasuryRates,
 } from '../../../db/market-schema.ts';
+import {
+  etfHoldings,
+  indexConstituentChanges,
+  indexConstituents,
+} from '../../../db/market-schema-markets.ts';
 import { earningsRows, estimateRows, gradeRows, priceTargetRow } from './analysts.ts';
 import { acceptsBinaryArrays, canSkipTriggers, inTransaction, suspendIndexes } from './bulk.ts';
 import { fromDay, latestWeekday, toDay } from './calendar.ts';
@@ -47,6 +52,7 @@ import {
   type SeriesContext,
   type SymbolSeries,
 } from './prices.ts';
+import { seedMarkets } from './markets.ts';
 import { round } from './random.ts';
 import { seedBuffers, type SeedBuffers } from './seed-tables.ts';
 import { ANCHOR_DAY, buildUniverse, FAMILIAR_SYMBOLS, type Scale, type SecuritySpec } from './universe.ts';
@@ -93,6 +99,9 @@ export interface SeedSummary {
 /** The market tables, children before parents, so deletes never trip over references. */
 const MARKET_TABLES: readonly PgTable[] = [
   ...COMPANY_FACT_TABLES,
+  etfHoldings,
+  indexConstituentChanges,
+  indexConstituents,
   dailyPrices,
   intradayPrices,
   financialStatements,
@@ -552,6 +561,7 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
 
   pushCrossSymbolTables(run, universe);
   await flushBuffers(db, out, skipTriggers);
+  const marketCounts = await seedMarkets(db, seed, universe, asOfDay);
 
   const facts = await seedCompanyFacts(db, {
     seed,
@@ -563,5 +573,5 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
   await recordDataset(db, seed, scale, asOf);
   const elapsedMs = Math.round(performance.now() - started);
   log(`done in ${(elapsedMs / 1000).toFixed(1)} s`);
-  return { seed, scale, asOf, counts: { ...rowCounts(out), ...facts }, elapsedMs };
+  return { seed, scale, asOf, counts: { ...rowCounts(out), ...marketCounts, ...facts }, elapsedMs };
 }
