@@ -1,4 +1,4 @@
-import { and, desc, eq, lte } from 'drizzle-orm';
+import { and, between, desc, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import {
   dailyPrices,
@@ -193,18 +193,21 @@ function themePool(theme: string, stocks: readonly SecuritySpec[]): SecuritySpec
 
 export type HoldingRow = typeof etfHoldings.$inferInsert;
 
-/** Latest close on or before a date of each symbol, as traded then. */
+/** Latest close of each symbol in the two weeks up to a date, as traded then, in one query. */
 async function closesOn(db: Db, symbols: readonly string[], asOf: string): Promise<Map<string, number>> {
   const closes = new Map<string, number>();
-  for (const symbol of symbols) {
-    const [row] = await db
-      .select({ close: dailyPrices.close })
-      .from(dailyPrices)
-      .where(and(eq(dailyPrices.symbol, symbol), lte(dailyPrices.date, asOf)))
-      .orderBy(desc(dailyPrices.date))
-      .limit(1);
-    if (row !== undefined) closes.set(symbol, row.close);
-  }
+  if (symbols.length === 0) return closes;
+  const rows = await db
+    .selectDistinctOn([dailyPrices.symbol], { symbol: dailyPrices.symbol, close: dailyPrices.close })
+    .from(dailyPrices)
+    .where(
+      and(
+        inArray(dailyPrices.symbol, [...symbols]),
+        between(dailyPrices.date, fromDay(toDay(asOf) - 14), asOf),
+      ),
+    )
+    .orderBy(dailyPrices.symbol, desc(dailyPrices.date));
+  for (const row of rows) closes.set(row.symbol, row.close);
   return closes;
 }
 
