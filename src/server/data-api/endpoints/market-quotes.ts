@@ -70,7 +70,7 @@ function typeBatch(batch: GroupBatch): EndpointDefinition {
     maxAge: 15,
     cadence: SESSION_CLOSE_CADENCE,
     example: 'short=false',
-    csv: true,
+    csv: false,
     handler: ({ db, params, symbols, now }) =>
       groupQuotes(
         db,
@@ -145,7 +145,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
     maxAge: 15,
     cadence: SESSION_CLOSE_CADENCE,
     example: 'exchange=NASDAQ&short=false',
-    csv: true,
+    csv: false,
     handler: ({ db, params, symbols, now }) =>
       groupQuotes(
         db,
