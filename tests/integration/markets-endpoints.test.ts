@@ -145,6 +145,37 @@ describe('market hours', () => {
     ]);
   });
 
+  it('moves 2027’s weekend holidays to the nearest weekday and keeps no early close on a holiday', async () => {
+    const year = await rows('holidays-by-exchange', {
+      exchange: 'NYSE',
+      from: '2027-01-01',
+      to: '2027-12-31',
+    });
+    expect(year.map((row) => [row.date, row.isClosed])).toEqual([
+      ['2027-01-01', true],
+      ['2027-01-18', true],
+      ['2027-02-15', true],
+      ['2027-03-26', true],
+      ['2027-05-31', true],
+      ['2027-06-18', true],
+      ['2027-07-05', true],
+      ['2027-09-06', true],
+      ['2027-11-25', true],
+      ['2027-11-26', false],
+      ['2027-12-24', true],
+    ]);
+    const hongKong = await rows('holidays-by-exchange', {
+      exchange: 'HKSE',
+      from: '2026-02-01',
+      to: '2026-02-28',
+    });
+    expect(hongKong.map((row) => [row.date, row.name])).toEqual([
+      ['2026-02-17', 'Lunar New Year'],
+      ['2026-02-18', 'Lunar New Year'],
+      ['2026-02-19', 'Lunar New Year'],
+    ]);
+  });
+
   it('refuses an exchange without a calendar and a range that ends before it starts', async () => {
     const unknown = await stableAnswer(h, 'exchange-market-hours', { exchange: 'MOON' }, commercialKey);
     expect(unknown.status).toBe(400);
