@@ -78,12 +78,48 @@ CREATE TABLE "symbol_changes" (
 	CONSTRAINT "symbol_changes_old_symbol_date_pk" PRIMARY KEY("old_symbol","date")
 );
 --> statement-breakpoint
+CREATE TABLE "etf_holdings" (
+	"etf_symbol" text NOT NULL,
+	"asset_symbol" text NOT NULL,
+	"shares" double precision NOT NULL,
+	"report_date" date NOT NULL,
+	CONSTRAINT "etf_holdings_etf_symbol_asset_symbol_pk" PRIMARY KEY("etf_symbol","asset_symbol"),
+	CONSTRAINT "etf_holdings_shares_check" CHECK (shares > 0)
+);
+--> statement-breakpoint
+CREATE TABLE "index_constituent_changes" (
+	"index_code" text NOT NULL,
+	"date" date NOT NULL,
+	"added_symbol" text,
+	"removed_symbol" text,
+	"reason" text NOT NULL,
+	"sequence" integer NOT NULL,
+	CONSTRAINT "index_constituent_changes_index_code_sequence_pk" PRIMARY KEY("index_code","sequence"),
+	CONSTRAINT "index_constituent_changes_index_check" CHECK (index_code in ('sp500', 'nasdaq', 'dowjones'))
+);
+--> statement-breakpoint
+CREATE TABLE "index_constituents" (
+	"index_code" text NOT NULL,
+	"symbol" text NOT NULL,
+	"date_first_added" date NOT NULL,
+	"founded" text DEFAULT '' NOT NULL,
+	CONSTRAINT "index_constituents_index_code_symbol_pk" PRIMARY KEY("index_code","symbol"),
+	CONSTRAINT "index_constituents_index_check" CHECK (index_code in ('sp500', 'nasdaq', 'dowjones'))
+);
+--> statement-breakpoint
 ALTER TABLE "company_notes" ADD CONSTRAINT "company_notes_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "employee_counts" ADD CONSTRAINT "employee_counts_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "executive_compensation" ADD CONSTRAINT "executive_compensation_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "mergers_acquisitions" ADD CONSTRAINT "mergers_acquisitions_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "shares_float" ADD CONSTRAINT "shares_float_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "etf_holdings" ADD CONSTRAINT "etf_holdings_etf_symbol_securities_symbol_fk" FOREIGN KEY ("etf_symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "etf_holdings" ADD CONSTRAINT "etf_holdings_asset_symbol_securities_symbol_fk" FOREIGN KEY ("asset_symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "index_constituent_changes" ADD CONSTRAINT "index_constituent_changes_added_symbol_securities_symbol_fk" FOREIGN KEY ("added_symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "index_constituent_changes" ADD CONSTRAINT "index_constituent_changes_removed_symbol_securities_symbol_fk" FOREIGN KEY ("removed_symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "index_constituents" ADD CONSTRAINT "index_constituents_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 CREATE INDEX "delisted_companies_delisted_date_idx" ON "delisted_companies" USING btree ("delisted_date");--> statement-breakpoint
 CREATE INDEX "executive_compensation_year_idx" ON "executive_compensation" USING btree ("year","industry");--> statement-breakpoint
 CREATE INDEX "mergers_acquisitions_accepted_idx" ON "mergers_acquisitions" USING btree ("accepted_date");--> statement-breakpoint
-CREATE INDEX "symbol_changes_date_idx" ON "symbol_changes" USING btree ("date");
+CREATE INDEX "symbol_changes_date_idx" ON "symbol_changes" USING btree ("date");--> statement-breakpoint
+CREATE INDEX "etf_holdings_asset_idx" ON "etf_holdings" USING btree ("asset_symbol");--> statement-breakpoint
+CREATE INDEX "index_constituent_changes_date_idx" ON "index_constituent_changes" USING btree ("index_code","date");
