@@ -16,6 +16,7 @@ import { newsEndpoints } from './news.ts';
 import { quoteEndpoints } from './quotes.ts';
 import { searchEndpoints } from './search.ts';
 import { statementEndpoints } from './statements.ts';
+import { technicalEndpoints } from './technical.ts';
 
 /** Every /stable/* endpoint in documentation order; the app routes and the OpenAPI document come from this list. */
 export const ENDPOINTS: readonly EndpointDefinition[] = [
@@ -35,6 +36,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...marketsEndpoints,
   ...economicsEndpoints,
   ...alternativeEndpoints,
+  ...technicalEndpoints,
 ];
 
 /**
