@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { financialStatements, securities } from '../../src/server/db/schema.ts';
 import {
   HARNESS_AS_OF,
   openDataApiHarness,
@@ -292,5 +294,208 @@ describe('technical indicators', () => {
     });
     expect(reversed.status).toBe(400);
     expect(reversed.error).toContain('"from"');
+  });
+});
+
+/** The rows of a statement endpoint, newest first, for checking what is computed from them. */
+function statement(path: string, query: Record<string, string>): Promise<Row[]> {
+  return rowsOf(path, { symbol: 'AAPL', ...query });
+}
+
+function sumOf(rows: readonly Row[], field: string): number {
+  return rows.reduce((total, row) => total + num(row, field), 0);
+}
+
+function close(actual: number, expected: number): void {
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.max(1e-6, Math.abs(expected) * 1e-9));
+}
+
+describe('trailing twelve months', () => {
+  let quarters: { income: Row[]; balance: Row[]; cashFlow: Row[] };
+
+  beforeAll(async () => {
+    const [income, balance, cashFlow] = await Promise.all([
+      statement('income-statement', { period: 'quarter', limit: '8' }),
+      statement('balance-sheet-statement', { period: 'quarter', limit: '8' }),
+      statement('cash-flow-statement', { period: 'quarter', limit: '8' }),
+    ]);
+    quarters = { income, balance, cashFlow };
+  });
+
+  it('sums the flows of the four latest quarters and averages their share counts', async () => {
+    const [ttm] = await rowsOf('income-statement-ttm', { symbol: 'AAPL' });
+    const four = quarters.income.slice(0, 4);
+    expect(str(ttm, 'date')).toBe(str(at(four, 0), 'date'));
+    expect(str(ttm, 'period')).toBe(str(at(four, 0), 'period'));
+    close(num(ttm, 'revenue'), sumOf(four, 'revenue'));
+    close(num(ttm, 'netIncome'), sumOf(four, 'netIncome'));
+    close(num(ttm, 'eps'), sumOf(four, 'eps'));
+    expect(num(ttm, 'weightedAverageShsOut')).toBe(Math.round(sumOf(four, 'weightedAverageShsOut') / 4));
+  });
+
+  it('answers one TTM for each quarter that closes four consecutive quarters, newest first', async () => {
+    const rows = await rowsOf('income-statement-ttm', { symbol: 'AAPL', limit: '100' });
+    expect(rows).toHaveLength(quarters.income.length - 3);
+    expect(rows.map((row) => row.date)).toEqual(quarters.income.slice(0, rows.length).map((row) => row.date));
+    close(num(at(rows, 1), 'revenue'), sumOf(quarters.income.slice(1, 5), 'revenue'));
+    expect(await rowsOf('income-statement-ttm', { symbol: 'AAPL', limit: '2' })).toHaveLength(2);
+  });
+
+  it('takes the balance sheet of the latest quarter as it stands', async () => {
+    const [ttm] = await rowsOf('balance-sheet-statement-ttm', { symbol: 'AAPL' });
+    expect(ttm).toEqual(quarters.balance[0]);
+  });
+
+  it('sums the cash flows but starts with the oldest quarter’s opening cash and ends with the newest’s closing cash', async () => {
+    const [ttm] = await rowsOf('cash-flow-statement-ttm', { symbol: 'AAPL' });
+    const four = quarters.cashFlow.slice(0, 4);
+    close(num(ttm, 'operatingCashFlow'), sumOf(four, 'operatingCashFlow'));
+    close(num(ttm, 'freeCashFlow'), sumOf(four, 'freeCashFlow'));
+    expect(num(ttm, 'cashAtEndOfPeriod')).toBe(num(at(four, 0), 'cashAtEndOfPeriod'));
+    expect(num(ttm, 'cashAtBeginningOfPeriod')).toBe(num(at(four, 3), 'cashAtBeginningOfPeriod'));
+  });
+
+  it('values the TTM key metrics at the latest close and today’s shares, under FMP’s TTM names', async () => {
+    const [metrics] = await rowsOf('key-metrics-ttm', { symbol: 'AAPL' });
+    const [ttmIncome] = await rowsOf('income-statement-ttm', { symbol: 'AAPL' });
+    const [quote] = await rowsOf('quote', { symbol: 'AAPL' });
+    const [security] = await h.db
+      .select({ shares: securities.sharesOutstanding })
+      .from(securities)
+      .where(eq(securities.symbol, 'AAPL'));
+    expect(Object.keys(metrics ?? {}).slice(0, 4)).toEqual([
+      'symbol',
+      'marketCap',
+      'enterpriseValueTTM',
+      'evToSalesTTM',
+    ]);
+    const marketCap = num(quote, 'price') * (security?.shares ?? 0);
+    close(num(metrics, 'marketCap'), marketCap);
+    const balance = at(quarters.balance, 0);
+    const enterpriseValue = marketCap + num(balance, 'totalDebt') - num(balance, 'cashAndCashEquivalents');
+    close(num(metrics, 'enterpriseValueTTM'), enterpriseValue);
+    close(num(metrics, 'evToSalesTTM'), enterpriseValue / num(ttmIncome, 'revenue'));
+  });
+
+  it('computes the TTM ratios from the summed flows, as priceToEarningsRatioTTM and the like', async () => {
+    const [ratios] = await rowsOf('ratios-ttm', { symbol: 'AAPL' });
+    const [metrics] = await rowsOf('key-metrics-ttm', { symbol: 'AAPL' });
+    const [ttmIncome] = await rowsOf('income-statement-ttm', { symbol: 'AAPL' });
+    expect(Object.keys(ratios ?? {}).slice(0, 2)).toEqual(['symbol', 'grossProfitMarginTTM']);
+    close(num(ratios, 'netProfitMarginTTM'), num(ttmIncome, 'netIncome') / num(ttmIncome, 'revenue'));
+    close(num(ratios, 'priceToEarningsRatioTTM'), num(metrics, 'marketCap') / num(ttmIncome, 'netIncome'));
+  });
+
+  it('asks for the Professional plan, as quarterly statements do', async () => {
+    for (const path of ['income-statement-ttm', 'key-metrics-ttm', 'ratios-ttm']) {
+      const refused = await get(path, { symbol: 'AAPL' }, starterKey);
+      expect(refused.status, path).toBe(402);
+      expect(refused.error).toContain('Professional');
+    }
+  });
+});
+
+describe('growth', () => {
+  it('grows each income line from the previous fiscal year, 0 for the oldest stored year', async () => {
+    const years = await statement('income-statement', { period: 'annual', limit: '10' });
+    const rows = await rowsOf('income-statement-growth', { symbol: 'AAPL', limit: '10' }, starterKey);
+    expect(rows).toHaveLength(years.length);
+    const [now, before] = [at(years, 0), at(years, 1)];
+    const growth = (field: string): number =>
+      (num(now, field) - num(before, field)) / Math.abs(num(before, field));
+    expect(Object.keys(at(rows, 0)).slice(0, 7)).toEqual([
+      'symbol',
+      'date',
+      'fiscalYear',
+      'period',
+      'reportedCurrency',
+      'growthRevenue',
+      'growthCostOfRevenue',
+    ]);
+    close(num(at(rows, 0), 'growthRevenue'), growth('revenue'));
+    close(num(at(rows, 0), 'growthEBITDA'), growth('ebitda'));
+    close(num(at(rows, 0), 'growthEPS'), growth('eps'));
+    const margin = (row: Row): number => num(row, 'grossProfit') / num(row, 'revenue');
+    close(num(at(rows, 0), 'growthGrossProfitRatio'), (margin(now) - margin(before)) / margin(before));
+    expect(num(at(rows, rows.length - 1), 'growthRevenue')).toBe(0);
+  });
+
+  it('grows quarterly lines from the previous quarter, for the Professional plan only', async () => {
+    const quarters = await statement('balance-sheet-statement', { period: 'quarter', limit: '2' });
+    const [row] = await rowsOf('balance-sheet-statement-growth', { symbol: 'AAPL', period: 'quarter' });
+    const [now, before] = [at(quarters, 0), at(quarters, 1)];
+    close(
+      num(row, 'growthTotalAssets'),
+      (num(now, 'totalAssets') - num(before, 'totalAssets')) / Math.abs(num(before, 'totalAssets')),
+    );
+    const refused = await get(
+      'balance-sheet-statement-growth',
+      { symbol: 'AAPL', period: 'quarter' },
+      starterKey,
+    );
+    expect(refused.status).toBe(402);
+  });
+
+  it('spells the cash-flow growth fields as FMP does', async () => {
+    const years = await statement('cash-flow-statement', { period: 'annual', limit: '2' });
+    const [row] = await rowsOf('cash-flow-statement-growth', { symbol: 'AAPL' });
+    const [now, before] = [at(years, 0), at(years, 1)];
+    const field = 'netCashProvidedByOperatingActivities';
+    close(
+      num(row, 'growthNetCashProvidedByOperatingActivites'),
+      (num(now, field) - num(before, field)) / Math.abs(num(before, field)),
+    );
+  });
+
+  it('answers financial growth with null multi-year figures where the history is too short', async () => {
+    const years = await statement('income-statement', { period: 'annual', limit: '10' });
+    const [row] = await rowsOf('financial-growth', { symbol: 'AAPL' });
+    const [now, before] = [at(years, 0), at(years, 1)];
+    close(
+      num(row, 'revenueGrowth'),
+      (num(now, 'revenue') - num(before, 'revenue')) / Math.abs(num(before, 'revenue')),
+    );
+    expect(years.length).toBeLessThan(4);
+    expect(row?.threeYRevenueGrowthPerShare).toBeNull();
+    expect(row?.tenYBottomLineNetIncomeGrowthPerShare).toBeNull();
+  });
+
+  it('compares the per-share figures with the same period three years earlier once that year is stored', async () => {
+    const symbol = 'MSFT';
+    const years = await rowsOf('income-statement', { symbol, limit: '10' });
+    const oldest = at(years, years.length - 1);
+    const newest = at(years, 0);
+    const olderYear = Number(str(oldest, 'fiscalYear')) - (4 - years.length);
+    // Store one more fiscal year, as an import would, with the revenue and share count of our choosing.
+    const stored = await h.db
+      .select()
+      .from(financialStatements)
+      .where(
+        and(
+          eq(financialStatements.symbol, symbol),
+          eq(financialStatements.fiscalYear, Number(oldest.fiscalYear)),
+          eq(financialStatements.period, 'FY'),
+        ),
+      );
+    const date = `${String(olderYear)}${str(oldest, 'date').slice(4)}`;
+    await h.db.insert(financialStatements).values(
+      stored.map((row) => ({
+        ...row,
+        fiscalYear: olderYear,
+        date,
+        data: {
+          ...row.data,
+          date,
+          fiscalYear: String(olderYear),
+          ...(row.statement === 'income'
+            ? { revenue: 1_000_000_000, weightedAverageShsOut: 100_000_000 }
+            : {}),
+        },
+      })),
+    );
+    const [row] = await rowsOf('financial-growth', { symbol });
+    const perShareNow = num(newest, 'revenue') / num(newest, 'weightedAverageShsOut');
+    close(num(row, 'threeYRevenueGrowthPerShare'), (perShareNow - 10) / 10);
+    expect(row?.fiveYRevenueGrowthPerShare).toBeNull();
   });
 });

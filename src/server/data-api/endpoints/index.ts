@@ -16,6 +16,7 @@ import { newsEndpoints } from './news.ts';
 import { quoteEndpoints } from './quotes.ts';
 import { searchEndpoints } from './search.ts';
 import { statementEndpoints } from './statements.ts';
+import { statementDerivedEndpoints } from './statements-derived.ts';
 import { technicalEndpoints } from './technical.ts';
 
 /** Every /stable/* endpoint in documentation order; the app routes and the OpenAPI document come from this list. */
@@ -29,6 +30,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...companyFactEndpoints,
   ...statementEndpoints,
   ...fundamentalEndpoints,
+  ...statementDerivedEndpoints,
   ...analystEndpoints,
   ...eventEndpoints,
   ...newsEndpoints,
