@@ -499,3 +499,105 @@ describe('growth', () => {
     expect(row?.fiveYRevenueGrowthPerShare).toBeNull();
   });
 });
+
+describe('filings, statements as reported and reports', () => {
+  it('lists the latest filings newest first, paged', async () => {
+    const first = await rowsOf('latest-financial-statements', { limit: '5' }, freeKey);
+    const second = await rowsOf('latest-financial-statements', { limit: '5', page: '1' }, starterKey);
+    expect(first).toHaveLength(5);
+    expect(Object.keys(at(first, 0))).toEqual(['symbol', 'calendarYear', 'period', 'date', 'dateAdded']);
+    const added = [...first, ...second].map((row) => str(row, 'dateAdded'));
+    expect(added).toEqual([...added].sort().reverse());
+    expect(
+      second.map((row) => `${str(row, 'symbol')}-${String(row.calendarYear)}-${str(row, 'period')}`),
+    ).not.toContain(
+      `${str(at(first, 0), 'symbol')}-${String(at(first, 0).calendarYear)}-${str(at(first, 0), 'period')}`,
+    );
+  });
+
+  it('lists each symbol with statements once, with the currency it reports in', async () => {
+    const rows = await rowsOf('financial-statement-symbol-list', {}, freeKey);
+    const symbols = rows.map((row) => str(row, 'symbol'));
+    expect(symbols).toEqual([...new Set(symbols)].sort());
+    const apple = rows.find((row) => row.symbol === 'AAPL');
+    expect(apple).toMatchObject({ tradingCurrency: 'USD', reportingCurrency: 'USD' });
+    expect(symbols).not.toContain('BTCUSD');
+  });
+
+  it('keys the income statement as reported by its XBRL concepts, with the stored figures', async () => {
+    const [income] = await statement('income-statement', { limit: '1' });
+    const [reported] = await rowsOf('income-statement-as-reported', { symbol: 'AAPL', limit: '1' });
+    expect(reported).toMatchObject({
+      symbol: 'AAPL',
+      fiscalYear: Number(str(income, 'fiscalYear')),
+      period: 'FY',
+      date: str(income, 'date'),
+    });
+    const data = reported?.data as Record<string, number>;
+    expect(data.revenuefromcontractwithcustomerexcludingassessedtax).toBe(num(income, 'revenue'));
+    expect(data.netincomeloss).toBe(num(income, 'netIncome'));
+    expect(data.earningspersharediluted).toBe(num(income, 'epsDiluted'));
+  });
+
+  it('puts all three statements of a period in one data object for the full statement', async () => {
+    const [balance] = await statement('balance-sheet-statement', { period: 'quarter', limit: '1' });
+    const [cashFlow] = await statement('cash-flow-statement', { period: 'quarter', limit: '1' });
+    const [full] = await rowsOf('financial-statement-full-as-reported', {
+      symbol: 'AAPL',
+      period: 'quarter',
+      limit: '1',
+    });
+    const data = full?.data as Record<string, number>;
+    expect(data.assets).toBe(num(balance, 'totalAssets'));
+    expect(data.netcashprovidedbyusedinoperatingactivities).toBe(
+      num(cashFlow, 'netCashProvidedByOperatingActivities'),
+    );
+    expect(data.netincomeloss).toBeTypeOf('number');
+    const refused = await get(
+      'financial-statement-full-as-reported',
+      { symbol: 'AAPL', period: 'quarter' },
+      starterKey,
+    );
+    expect(refused.status).toBe(402);
+  });
+
+  it('dates every report with links to this API’s own report endpoints', async () => {
+    const rows = await rowsOf('financial-reports-dates', { symbol: 'AAPL' }, freeKey);
+    const years = await statement('income-statement', { limit: '10' });
+    const quarters = await statement('income-statement', { period: 'quarter', limit: '100' });
+    expect(rows).toHaveLength(years.length + quarters.length);
+    const annual = rows.find((row) => row.period === 'FY');
+    const year = String(annual?.fiscalYear);
+    expect(annual?.linkJson).toBe(
+      `http://localhost:4322/stable/financial-reports-json?symbol=AAPL&year=${year}&period=FY`,
+    );
+    expect(annual?.linkXlsx).toBe(
+      `http://localhost:4322/stable/financial-reports-xlsx?symbol=AAPL&year=${year}&period=FY`,
+    );
+  });
+
+  it('answers the annual report as a document of labelled lines with the stored figures', async () => {
+    const [income] = await statement('income-statement', { limit: '1' });
+    const year = str(income, 'fiscalYear');
+    const [report] = await rowsOf('financial-reports-json', { symbol: 'AAPL', year, period: 'FY' }, freeKey);
+    expect(Object.keys(report ?? {})).toEqual([
+      'symbol',
+      'period',
+      'year',
+      'Cover Page',
+      'CONSOLIDATED STATEMENTS OF OPERATIONS',
+      'CONSOLIDATED BALANCE SHEETS',
+      'CONSOLIDATED STATEMENTS OF CASH FLOWS',
+    ]);
+    const operations = report?.['CONSOLIDATED STATEMENTS OF OPERATIONS'] as Record<string, number[]>[];
+    expect(at(operations, 0)).toEqual({ Revenue: [num(income, 'revenue')] });
+    const cover = report?.['Cover Page'] as Record<string, string[]>[];
+    expect(cover).toContainEqual({ 'Document Type': ['10-K'] });
+    expect(await rowsOf('financial-reports-json', { symbol: 'AAPL', year: '1990' }, freeKey)).toEqual([]);
+    const quarterly = await get('financial-reports-json', { symbol: 'AAPL', year, period: 'Q1' }, starterKey);
+    expect(quarterly.status).toBe(402);
+    const badYear = await get('financial-reports-json', { symbol: 'AAPL', year: 'last' }, freeKey);
+    expect(badYear.status).toBe(400);
+    expect(badYear.error).toContain('year');
+  });
+});

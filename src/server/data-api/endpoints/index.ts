@@ -17,6 +17,7 @@ import { quoteEndpoints } from './quotes.ts';
 import { searchEndpoints } from './search.ts';
 import { statementEndpoints } from './statements.ts';
 import { statementDerivedEndpoints } from './statements-derived.ts';
+import { statementReportEndpoints } from './statement-reports.ts';
 import { technicalEndpoints } from './technical.ts';
 
 /** Every /stable/* endpoint in documentation order; the app routes and the OpenAPI document come from this list. */
@@ -29,6 +30,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...companyEndpoints,
   ...companyFactEndpoints,
   ...statementEndpoints,
+  ...statementReportEndpoints,
   ...fundamentalEndpoints,
   ...statementDerivedEndpoints,
   ...analystEndpoints,

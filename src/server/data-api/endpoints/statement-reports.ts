@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import type { StatementType } from '../../db/schema.ts';
+import { publishedApiUrl } from '../../docs/markdown-plugins.ts';
+import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
+import {
+  asReportedRows,
+  latestStatementRows,
+  REPORT_SECTIONS,
+  reportDateRows,
+  reportDocument,
+  statementSymbolRows,
+} from '../../services/market-data/statement-reports.ts';
+import {
+  defineEndpoint,
+  DIRECTORY_CADENCE,
+  FILING_CADENCE,
+  limitParam,
+  pageParam,
+  periodParam,
+  symbolParam,
+  type EndpointDefinition,
+} from '../endpoint.ts';
+import { quarterlyTier } from './statements.ts';
+
+const GROUP = 'Statements';
+
+const asReportedRow = (what: string) =>
+  z.object({
+    symbol: z.string().describe('Ticker symbol'),
+    fiscalYear: z.number().describe('Fiscal year the period belongs to'),
+    period: z.string().describe('Fiscal period: FY or Q1–Q4'),
+    reportedCurrency: z.string().describe('Currency of the statement (ISO 4217)'),
+    date: z.string().describe('Period end date (YYYY-MM-DD)'),
+    data: z
+      .record(z.string(), z.number())
+      .describe(
+        `${what}, keyed by the XBRL concept each line is tagged with in the filing (US GAAP, lower-cased: netincomeloss, assets, …)`,
+      ),
+  });
+
+function asReportedEndpoint(
+  path: string,
+  type: StatementType | 'full',
+  summary: string,
+  what: string,
+): EndpointDefinition {
+  return defineEndpoint({
+    path,
+    group: GROUP,
+    summary,
+    description: `${what} of each period as the filing tags it: every line under its XBRL concept (US GAAP, lower-cased as FMP writes them), newest first. The same figures as the standardised statements, keyed the filer's way. Quarterly rows need the Professional plan.`,
+    tier: DATA_TIERS.sample,
+    params: z.object({ symbol: symbolParam, period: periodParam, limit: limitParam(5, 100) }),
+    row: asReportedRow(what),
+    symbolParam: 'symbol',
+    tierFor: quarterlyTier('quarterly statements'),
+    maxAge: 3600,
+    cadence: FILING_CADENCE,
+    example: 'symbol=AAPL&period=annual&limit=5',
+    handler: ({ db, params }) => asReportedRows(db, type, params),
+  });
+}
+
+const reportPeriodParam = z
+  .enum(['FY', 'Q1', 'Q2', 'Q3', 'Q4'], { error: 'must be FY, Q1, Q2, Q3 or Q4' })
+  .default('FY')
+  .describe('Fiscal period: FY (default, the annual report) or Q1–Q4 (a quarterly report)');
+
+const reportLine = z.array(z.record(z.string(), z.array(z.union([z.string(), z.number()]))));
+
+/** Filings, the symbols that have them, the statements as reported and the reports as documents. */
+export const statementReportEndpoints: EndpointDefinition[] = [
+  defineEndpoint({
+    path: 'latest-financial-statements',
+    group: GROUP,
+    summary: 'Latest financial statements',
+    description:
+      'The latest filed periods of every company, newest filing first (by the time the filing was accepted), paged: which symbol filed which fiscal period, ending when. Like the lists, it covers every symbol on every plan; the statements themselves follow the plan.',
+    tier: DATA_TIERS.sample,
+    params: z.object({ page: pageParam, limit: limitParam(250, 250) }),
+    row: z.object({
+      symbol: z.string().describe('Ticker symbol'),
+      calendarYear: z.number().describe('Fiscal year of the period'),
+      period: z.string().describe('Fiscal period: FY or Q1–Q4'),
+      date: z.string().describe('Period end date (YYYY-MM-DD)'),
+      dateAdded: z.string().describe('When the filing was accepted (YYYY-MM-DD HH:mm:ss)'),
+    }),
+    csv: true,
+    maxAge: 3600,
+    cadence: FILING_CADENCE,
+    example: 'page=0&limit=250',
+    handler: ({ db, params }) => latestStatementRows(db, params.page, params.limit),
+  }),
+  defineEndpoint({
+    path: 'financial-statement-symbol-list',
+    group: GROUP,
+    summary: 'Symbols with financial statements',
+    description:
+      'Every symbol with stored financial statements, alphabetically, with the company’s name, the currency it trades in and the currency it reports in (its latest statement’s).',
+    tier: DATA_TIERS.sample,
+    params: z.object({}),
+    row: z.object({
+      symbol: z.string().describe('Ticker symbol'),
+      companyName: z.string().describe('Company name'),
+      tradingCurrency: z.string().describe('Currency the stock trades in (ISO 4217)'),
+      reportingCurrency: z.string().describe('Currency the statements are reported in (ISO 4217)'),
+    }),
+    csv: true,
+    maxAge: 3600,
+    cadence: DIRECTORY_CADENCE,
+    example: '',
+    handler: ({ db }) => statementSymbolRows(db),
+  }),
+  asReportedEndpoint(
+    'income-statement-as-reported',
+    'income',
+    'Income statement as reported',
+    'The income statement',
+  ),
+  asReportedEndpoint(
+    'balance-sheet-statement-as-reported',
+    'balance-sheet',
+    'Balance sheet as reported',
+    'The balance sheet',
+  ),
+  asReportedEndpoint(
+    'cash-flow-statement-as-reported',
+    'cash-flow',
+    'Cash flow statement as reported',
+    'The cash flow statement',
+  ),
+  asReportedEndpoint(
+    'financial-statement-full-as-reported',
+    'full',
+    'Full financial statements as reported',
+    'All three statements in one',
+  ),
+  defineEndpoint({
+    path: 'financial-reports-dates',
+    group: GROUP,
+    summary: 'Financial report dates',
+    description:
+      'Every fiscal period a company has a report for (annual and quarterly), newest first, with the addresses of the report in this API: linkJson (financial-reports-json) and linkXlsx. Add your key to call them; quarterly reports need the Professional plan.',
+    tier: DATA_TIERS.sample,
+    params: z.object({ symbol: symbolParam }),
+    row: z.object({
+      symbol: z.string().describe('Ticker symbol'),
+      fiscalYear: z.number().describe('Fiscal year of the report'),
+      period: z.string().describe('Fiscal period: FY or Q1–Q4'),
+      linkXlsx: z.string().describe('Address of the report as a workbook'),
+      linkJson: z.string().describe('Address of the report as JSON (financial-reports-json)'),
+    }),
+    symbolParam: 'symbol',
+    csv: true,
+    maxAge: 3600,
+    cadence: FILING_CADENCE,
+    example: 'symbol=AAPL',
+    handler: ({ db, params }) => reportDateRows(db, params.symbol, publishedApiUrl()),
+  }),
+  defineEndpoint({
+    path: 'financial-reports-json',
+    group: GROUP,
+    summary: 'Financial report (JSON)',
+    description: `The annual (10-K) or quarterly (10-Q) report of one fiscal period as a document: the cover page, then the three statements, each line under its label with the period's value in a list, as FMP writes its reports. [] when the period has no report. Quarterly reports need the Professional plan.`,
+    tier: DATA_TIERS.sample,
+    params: z.object({
+      symbol: symbolParam,
+      year: z.coerce
+        .number({ error: 'must be a year such as 2024' })
+        .int('must be a year such as 2024')
+        .min(1900, 'must be a year such as 2024')
+        .max(2100, 'must be a year such as 2024')
+        .describe('Fiscal year of the report, e.g. 2025')
+        .meta({ example: 2025 }),
+      period: reportPeriodParam,
+    }),
+    row: z.object({
+      symbol: z.string().describe('Ticker symbol'),
+      period: z.string().describe('Fiscal period: FY or Q1–Q4'),
+      year: z.string().describe('Fiscal year of the report'),
+      [REPORT_SECTIONS.cover]: reportLine.describe(
+        'Who filed which report for which period: document type, period end, registrant, CIK, filing date',
+      ),
+      [REPORT_SECTIONS.income]: reportLine.describe('The income statement, line by line'),
+      [REPORT_SECTIONS.balance]: reportLine.describe('The balance sheet, line by line'),
+      [REPORT_SECTIONS.cashFlow]: reportLine.describe('The cash flow statement, line by line'),
+    }),
+    symbolParam: 'symbol',
+    tierFor: (params) =>
+      params.period === 'FY' ? undefined : { tier: DATA_TIERS.professional, subject: 'quarterly reports' },
+    maxAge: 3600,
+    cadence: FILING_CADENCE,
+    example: 'symbol=AAPL&year=2025&period=FY',
+    handler: ({ db, params, symbols }) =>
+      reportDocument(db, params.symbol, params.year, params.period, symbols.get(params.symbol)?.name ?? ''),
+  }),
+];
