@@ -601,3 +601,57 @@ describe('filings, statements as reported and reports', () => {
     expect(badYear.error).toContain('year');
   });
 });
+
+describe('revenue segmentation', () => {
+  it.each(['revenue-product-segmentation', 'revenue-geographic-segmentation'])(
+    '%s splits each year’s revenue into segments that add up to the income statement’s revenue',
+    async (path) => {
+      const years = await statement('income-statement', { limit: '10' });
+      const rows = await rowsOf(path, { symbol: 'AAPL', period: 'annual', structure: 'flat' }, freeKey);
+      expect(rows.map((row) => row.date)).toEqual(years.map((row) => row.date));
+      for (const [index, row] of rows.entries()) {
+        expect(Object.keys(row)).toEqual([
+          'symbol',
+          'fiscalYear',
+          'period',
+          'reportedCurrency',
+          'date',
+          'data',
+        ]);
+        const parts = Object.values(row.data as Record<string, number>);
+        expect(parts.length).toBeGreaterThanOrEqual(2);
+        expect(parts.every((part) => part > 0)).toBe(true);
+        expect(parts.reduce((sum, part) => sum + part, 0)).toBe(num(at(years, index), 'revenue'));
+      }
+    },
+  );
+
+  it('names the regions every company reports and keeps a company’s product lines from year to year', async () => {
+    const [geographic] = await rowsOf('revenue-geographic-segmentation', { symbol: 'AAPL' }, freeKey);
+    const regions = geographic?.data as Record<string, number>;
+    expect(Object.keys(regions).sort()).toEqual(['Americas', 'Asia Pacific', 'Europe', 'Rest of World']);
+    const revenues = Object.values(regions);
+    expect(revenues).toEqual([...revenues].sort((a, b) => b - a));
+    const products = await rowsOf('revenue-product-segmentation', { symbol: 'AAPL' }, freeKey);
+    const names = products.map((row) =>
+      Object.keys(row.data as object)
+        .sort()
+        .join(','),
+    );
+    expect(new Set(names).size).toBe(1);
+  });
+
+  it('serves quarterly segments for the Professional plan and refuses an unknown structure by name', async () => {
+    const [quarter] = await statement('income-statement', { period: 'quarter', limit: '1' });
+    const [row] = await rowsOf('revenue-product-segmentation', { symbol: 'AAPL', period: 'quarter' });
+    expect(Object.values(row?.data as Record<string, number>).reduce((sum, part) => sum + part, 0)).toBe(
+      num(quarter, 'revenue'),
+    );
+    expect(
+      (await get('revenue-product-segmentation', { symbol: 'AAPL', period: 'quarter' }, starterKey)).status,
+    ).toBe(402);
+    const bad = await get('revenue-product-segmentation', { symbol: 'AAPL', structure: 'hierarchical' });
+    expect(bad.status).toBe(400);
+    expect(bad.error).toContain('structure');
+  });
+});

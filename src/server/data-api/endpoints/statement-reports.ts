@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { StatementType } from '../../db/schema.ts';
+import type { SegmentKind, StatementType } from '../../db/schema.ts';
 import { publishedApiUrl } from '../../docs/markdown-plugins.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
+import { segmentationRows } from '../../services/market-data/segments.ts';
 import {
   asReportedRows,
   latestStatementRows,
@@ -67,6 +68,41 @@ const reportPeriodParam = z
   .describe('Fiscal period: FY (default, the annual report) or Q1–Q4 (a quarterly report)');
 
 const reportLine = z.array(z.record(z.string(), z.array(z.union([z.string(), z.number()]))));
+
+function segmentationEndpoint(kind: SegmentKind, by: string): EndpointDefinition {
+  return defineEndpoint({
+    path: `revenue-${kind}-segmentation`,
+    group: GROUP,
+    summary: `Revenue by ${by}`,
+    description: `A company's revenue of each period split by ${by}, newest first: each segment's revenue under its name in data. The segments add up to the revenue of the income statement of the same period. Quarterly rows need the Professional plan.`,
+    tier: DATA_TIERS.sample,
+    params: z.object({
+      symbol: symbolParam,
+      period: periodParam,
+      structure: z
+        .enum(['flat'], { error: 'must be flat' })
+        .default('flat')
+        .describe('Shape of the rows: flat (the only one), one row per period with the segments in data'),
+      limit: limitParam(5, 100),
+    }),
+    row: z.object({
+      symbol: z.string().describe('Ticker symbol'),
+      fiscalYear: z.number().describe('Fiscal year the period belongs to'),
+      period: z.string().describe('Fiscal period: FY or Q1–Q4'),
+      reportedCurrency: z.string().describe('Currency of the revenues (ISO 4217)'),
+      date: z.string().describe('Period end date (YYYY-MM-DD)'),
+      data: z
+        .record(z.string(), z.number())
+        .describe(`Revenue of each ${kind === 'product' ? 'product line' : 'region'}, by name`),
+    }),
+    symbolParam: 'symbol',
+    tierFor: quarterlyTier('quarterly segments'),
+    maxAge: 3600,
+    cadence: FILING_CADENCE,
+    example: 'symbol=AAPL&period=annual',
+    handler: ({ db, params }) => segmentationRows(db, kind, params),
+  });
+}
 
 /** Filings, the symbols that have them, the statements as reported and the reports as documents. */
 export const statementReportEndpoints: EndpointDefinition[] = [
@@ -194,4 +230,6 @@ export const statementReportEndpoints: EndpointDefinition[] = [
     handler: ({ db, params, symbols }) =>
       reportDocument(db, params.symbol, params.year, params.period, symbols.get(params.symbol)?.name ?? ''),
   }),
+  segmentationEndpoint('product', 'product line'),
+  segmentationEndpoint('geographic', 'region'),
 ];

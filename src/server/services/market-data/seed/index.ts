@@ -29,6 +29,7 @@ import {
   indexConstituentChanges,
   indexConstituents,
 } from '../../../db/market-schema-markets.ts';
+import { revenueSegments } from '../../../db/market-schema-stmts.ts';
 import { earningsRows, estimateRows, gradeRows, priceTargetRow } from './analysts.ts';
 import { acceptsBinaryArrays, canSkipTriggers, inTransaction, suspendIndexes } from './bulk.ts';
 import { fromDay, latestWeekday, toDay } from './calendar.ts';
@@ -55,6 +56,7 @@ import {
 import { seedMarkets } from './markets.ts';
 import { round } from './random.ts';
 import { seedBuffers, type SeedBuffers } from './seed-tables.ts';
+import { seedRevenueSegments } from './stmts.ts';
 import { ANCHOR_DAY, buildUniverse, FAMILIAR_SYMBOLS, type Scale, type SecuritySpec } from './universe.ts';
 
 export { FAMILIAR_SYMBOLS, type Scale };
@@ -102,6 +104,7 @@ const MARKET_TABLES: readonly PgTable[] = [
   etfHoldings,
   indexConstituentChanges,
   indexConstituents,
+  revenueSegments,
   dailyPrices,
   intradayPrices,
   financialStatements,
@@ -562,6 +565,7 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
   pushCrossSymbolTables(run, universe);
   await flushBuffers(db, out, skipTriggers);
   const marketCounts = await seedMarkets(db, seed, universe, asOfDay);
+  log(`revenue segments: ${String(await seedRevenueSegments(db, seed))} rows`);
 
   const facts = await seedCompanyFacts(db, {
     seed,
