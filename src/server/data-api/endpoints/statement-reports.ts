@@ -176,14 +176,18 @@ export const statementReportEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Financial report dates',
     description:
-      'Every fiscal period a company has a report for (annual and quarterly), newest first, with the addresses of the report in this API: linkJson (financial-reports-json) and linkXlsx. Add your key to call them; quarterly reports need the Professional plan.',
+      'Every fiscal period a company has a report for (annual and quarterly), newest first, with the addresses of the report in this API: linkJson (financial-reports-json), and linkXlsx at the address FMP gives the workbook (financial-reports-xlsx), kept so FMP clients read the rows unchanged; this API answers the report as JSON only. Add your key to call them; quarterly reports need the Professional plan.',
     tier: DATA_TIERS.sample,
     params: z.object({ symbol: symbolParam }),
     row: z.object({
       symbol: z.string().describe('Ticker symbol'),
       fiscalYear: z.number().describe('Fiscal year of the report'),
       period: z.string().describe('Fiscal period: FY or Q1–Q4'),
-      linkXlsx: z.string().describe('Address of the report as a workbook'),
+      linkXlsx: z
+        .string()
+        .describe(
+          'FMP’s address of the report as a workbook (financial-reports-xlsx); this API serves the JSON at linkJson',
+        ),
       linkJson: z.string().describe('Address of the report as JSON (financial-reports-json)'),
     }),
     symbolParam: 'symbol',
