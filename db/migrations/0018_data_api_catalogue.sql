@@ -107,6 +107,18 @@ CREATE TABLE "index_constituents" (
 	CONSTRAINT "index_constituents_index_check" CHECK (index_code in ('sp500', 'nasdaq', 'dowjones'))
 );
 --> statement-breakpoint
+CREATE TABLE "revenue_segments" (
+	"symbol" text NOT NULL,
+	"kind" text NOT NULL,
+	"fiscal_year" integer NOT NULL,
+	"period" text NOT NULL,
+	"date" date NOT NULL,
+	"reported_currency" text NOT NULL,
+	"data" jsonb NOT NULL,
+	CONSTRAINT "revenue_segments_symbol_kind_fiscal_year_period_pk" PRIMARY KEY("symbol","kind","fiscal_year","period"),
+	CONSTRAINT "revenue_segments_kind_check" CHECK (kind in ('product', 'geographic'))
+);
+--> statement-breakpoint
 ALTER TABLE "company_notes" ADD CONSTRAINT "company_notes_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "employee_counts" ADD CONSTRAINT "employee_counts_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "executive_compensation" ADD CONSTRAINT "executive_compensation_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
@@ -117,6 +129,7 @@ ALTER TABLE "etf_holdings" ADD CONSTRAINT "etf_holdings_asset_symbol_securities_
 ALTER TABLE "index_constituent_changes" ADD CONSTRAINT "index_constituent_changes_added_symbol_securities_symbol_fk" FOREIGN KEY ("added_symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "index_constituent_changes" ADD CONSTRAINT "index_constituent_changes_removed_symbol_securities_symbol_fk" FOREIGN KEY ("removed_symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 ALTER TABLE "index_constituents" ADD CONSTRAINT "index_constituents_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
+ALTER TABLE "revenue_segments" ADD CONSTRAINT "revenue_segments_symbol_securities_symbol_fk" FOREIGN KEY ("symbol") REFERENCES "securities"("symbol") ON DELETE cascade ON UPDATE cascade;--> statement-breakpoint
 CREATE INDEX "delisted_companies_delisted_date_idx" ON "delisted_companies" USING btree ("delisted_date");--> statement-breakpoint
 CREATE INDEX "executive_compensation_year_idx" ON "executive_compensation" USING btree ("year","industry");--> statement-breakpoint
 CREATE INDEX "mergers_acquisitions_accepted_idx" ON "mergers_acquisitions" USING btree ("accepted_date");--> statement-breakpoint
