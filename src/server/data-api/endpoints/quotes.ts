@@ -13,7 +13,11 @@ import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 export const quoteRow = z.object({
   symbol: z.string().describe('Ticker symbol'),
   name: z.string().describe('Name of the company, fund, coin, pair or index'),
-  price: z.number().describe('Latest price: the close of the latest daily bar'),
+  price: z
+    .number()
+    .describe(
+      "Latest price: during the market's session the live price (demo: simulated around the stored bars), else the close of the latest daily bar",
+    ),
   changePercentage: z.number().describe('Change from the previous close, in percent (2.5 means 2.5 %)'),
   change: z.number().describe('Price minus the previous close'),
   volume: z.number().describe('Volume of the latest trading day'),
@@ -34,12 +38,17 @@ export const quoteRow = z.object({
 
 const shortRow = z.object({
   symbol: z.string().describe('Ticker symbol'),
-  price: z.number().describe('Latest price: the close of the latest daily bar'),
+  price: z
+    .number()
+    .describe(
+      "Latest price: during the market's session the live price (demo: simulated around the stored bars), else the close of the latest daily bar",
+    ),
   change: z.number().describe('Price minus the previous close'),
   volume: z.number().describe('Volume of the latest trading day'),
 });
 
-const QUOTE_MAX_AGE = 15;
+/** Live prices move once a second during a session. */
+const QUOTE_MAX_AGE = 1;
 const QUOTE_DERIVATION =
   'Prices are split-adjusted; averages and the 52-week range come from the daily bars up to the latest one.';
 

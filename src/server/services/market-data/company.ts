@@ -80,7 +80,7 @@ function textOrNull(value: string | null | undefined): string | null {
  */
 async function loadProfile(db: Db, security: Security, now: Date): Promise<ProfileRow | null> {
   const asOf = isoDay(now);
-  const facts = (await quoteFacts(db, [security.symbol], now)).get(security.symbol);
+  const facts = (await quoteFacts(db, [security], now)).get(security.symbol);
   if (facts === undefined) return null;
   const yearAgo = shiftIsoYears(facts.date, -1);
   const [stored] = await db

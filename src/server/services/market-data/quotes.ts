@@ -2,6 +2,7 @@ import { isoDay, isoDayStart, shiftIsoYears } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import type { AssetType, Security } from '../../db/schema.ts';
 import type { SymbolDirectory } from './directory.ts';
+import { liveMarket, type StoredQuote } from './live-market.ts';
 import { memoPerDatabase } from './memo.ts';
 import { percentChange, recentBars, round, roundPrice, type DailyBar } from './prices.ts';
 
@@ -57,7 +58,7 @@ const BARS_PER_QUOTE = 370;
 export const AVERAGE_VOLUME_DAYS = 63;
 
 const QUOTE_TTL_MS = 15_000;
-const quoteMemo = memoPerDatabase<QuoteFacts | null>({ max: 5_000, ttlMs: QUOTE_TTL_MS });
+const quoteMemo = memoPerDatabase<StoredQuote | null>({ max: 5_000, ttlMs: QUOTE_TTL_MS });
 
 function mean(values: readonly number[]): number {
   if (values.length === 0) return 0;
@@ -96,18 +97,25 @@ export function quoteFromBars(symbol: string, bars: readonly DailyBar[]): QuoteF
   };
 }
 
+/** The stored facts of a symbol's latest bar and of the bar before it, from bars newest first. */
+function storedQuote(symbol: string, bars: readonly DailyBar[]): StoredQuote | null {
+  const latest = quoteFromBars(symbol, bars);
+  if (latest === null) return null;
+  return { latest, earlier: quoteFromBars(symbol, bars.slice(1)) };
+}
+
 /**
- * Quote facts of several symbols as of `now` (bars after its date are ignored), memoized per symbol
+ * The stored facts of several symbols as of `now` (bars after its date are ignored), memoized per symbol
  * for 15 s; the symbols not in memory are read in one query. Symbols without bars are absent.
  */
-export async function quoteFacts(
+export async function storedQuotes(
   db: Db,
   symbols: readonly string[],
   now: Date,
-): Promise<Map<string, QuoteFacts>> {
+): Promise<Map<string, StoredQuote>> {
   const asOf = isoDay(now);
   const memo = quoteMemo(db);
-  const found = new Map<string, QuoteFacts>();
+  const found = new Map<string, StoredQuote>();
   const missing: string[] = [];
   for (const symbol of symbols) {
     const cached = memo.get(`${symbol}|${asOf}`);
@@ -117,18 +125,44 @@ export async function quoteFacts(
   const [only] = missing;
   if (missing.length === 1 && only !== undefined) {
     const symbol = only;
-    const facts = await memo.load(`${symbol}|${asOf}`, async () => {
+    const stored = await memo.load(`${symbol}|${asOf}`, async () => {
       const bars = await recentBars(db, [symbol], asOf, BARS_PER_QUOTE);
-      return quoteFromBars(symbol, bars.get(symbol) ?? []);
+      return storedQuote(symbol, bars.get(symbol) ?? []);
     });
-    if (facts !== null) found.set(symbol, facts);
+    if (stored !== null) found.set(symbol, stored);
   } else if (missing.length > 1) {
     const bars = await recentBars(db, missing, asOf, BARS_PER_QUOTE);
     for (const symbol of missing) {
-      const facts = quoteFromBars(symbol, bars.get(symbol) ?? []);
-      memo.set(`${symbol}|${asOf}`, facts);
-      if (facts !== null) found.set(symbol, facts);
+      const stored = storedQuote(symbol, bars.get(symbol) ?? []);
+      memo.set(`${symbol}|${asOf}`, stored);
+      if (stored !== null) found.set(symbol, stored);
     }
+  }
+  return found;
+}
+
+/** A security as far as its live price needs it. */
+export type QuotedSecurity = Pick<Security, 'symbol' | 'assetType' | 'exchange'>;
+
+/**
+ * Quote facts of several securities at `now`: the live market's price during each market's session
+ * (demo prices simulated around the stored bars), the stored close outside it.
+ */
+export async function quoteFacts(
+  db: Db,
+  securities: readonly QuotedSecurity[],
+  now: Date,
+): Promise<Map<string, QuoteFacts>> {
+  const stored = await storedQuotes(
+    db,
+    securities.map((security) => security.symbol),
+    now,
+  );
+  const market = liveMarket();
+  const found = new Map<string, QuoteFacts>();
+  for (const security of securities) {
+    const facts = stored.get(security.symbol);
+    if (facts !== undefined) found.set(security.symbol, market.facts(security, facts, now.getTime()));
   }
   return found;
 }
@@ -280,11 +314,7 @@ export async function quotes(
   now: Date,
 ): Promise<QuoteRow[]> {
   const known = knownSecurities(directory, symbols);
-  const facts = await quoteFacts(
-    db,
-    known.map((security) => security.symbol),
-    now,
-  );
+  const facts = await quoteFacts(db, known, now);
   const rows: QuoteRow[] = [];
   for (const security of known) {
     const found = facts.get(security.symbol);
@@ -301,11 +331,7 @@ export async function shortQuotes(
   now: Date,
 ): Promise<ShortQuoteRow[]> {
   const known = knownSecurities(directory, symbols);
-  const facts = await quoteFacts(
-    db,
-    known.map((security) => security.symbol),
-    now,
-  );
+  const facts = await quoteFacts(db, known, now);
   const rows: ShortQuoteRow[] = [];
   for (const security of known) {
     const found = facts.get(security.symbol);

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  LiveMarket,
+  liveMarket,
+  type StoredQuote,
+} from '../../src/server/services/market-data/live-market.ts';
+import { storedQuotes } from '../../src/server/services/market-data/quotes.ts';
+import { roundPrice } from '../../src/server/services/market-data/prices.ts';
+import { openDataApiHarness, stableAnswer, type DataApiHarness } from './data-api-harness.ts';
+
+let h: DataApiHarness;
+let key: string;
+
+const AAPL = { symbol: 'AAPL', assetType: 'stock', exchange: 'NASDAQ' } as const;
+const BTC = { symbol: 'BTCUSD', assetType: 'crypto', exchange: 'CRYPTO' } as const;
+const EUR = { symbol: 'EURUSD', assetType: 'forex', exchange: 'FOREX' } as const;
+
+/** 2026-11-20 is a Friday; New York is five hours behind UTC in November. */
+const FRIDAY_OPEN = Date.parse('2026-11-20T14:30:00Z');
+const FRIDAY_MIDDAY = Date.parse('2026-11-20T17:00:00Z');
+const FRIDAY_CLOSE = Date.parse('2026-11-20T21:00:00Z');
+const FRIDAY_BEFORE_OPEN = Date.parse('2026-11-20T13:00:00Z');
+const SATURDAY = Date.parse('2026-11-21T15:00:00Z');
+
+async function stored(symbol: string): Promise<StoredQuote> {
+  const found = (await storedQuotes(h.db, [symbol], new Date(FRIDAY_CLOSE))).get(symbol);
+  if (found === undefined) throw new Error(`no stored quote for ${symbol}`);
+  return found;
+}
+
+async function quotedPrice(symbol: string, at: number): Promise<number> {
+  h.clock.now = at;
+  const { rows } = await stableAnswer(h, 'quote', { symbol }, key);
+  return rows[0]?.price as number;
+}
+
+beforeAll(async () => {
+  h = await openDataApiHarness();
+  key = await h.keyFor('commercialEnterprise');
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+describe('the live market simulator', () => {
+  it('gives the same price at the same instant in two independent simulators, and another with another seed', async () => {
+    const btc = await stored('BTCUSD');
+    const first = new LiveMarket();
+    const second = new LiveMarket();
+    for (const at of [FRIDAY_MIDDAY, FRIDAY_MIDDAY + 1_000, FRIDAY_CLOSE + 123_456]) {
+      expect(first.facts(BTC, btc, at)).toEqual(second.facts(BTC, btc, at));
+      expect(first.tick(BTC, btc, at)).toEqual(second.tick(BTC, btc, at));
+    }
+    expect(new LiveMarket({ seed: 7 }).facts(BTC, btc, FRIDAY_MIDDAY).price).not.toBe(
+      first.facts(BTC, btc, FRIDAY_MIDDAY).price,
+    );
+  });
+
+  it('moves a US stock only in the regular session, from the stored open to the stored close', async () => {
+    const aapl = await stored('AAPL');
+    const market = liveMarket();
+    expect(aapl.latest.date).toBe('2026-11-20');
+    expect(market.facts(AAPL, aapl, FRIDAY_OPEN).price).toBeCloseTo(aapl.latest.open, 9);
+    const midday = market.facts(AAPL, aapl, FRIDAY_MIDDAY);
+    expect(midday.price).not.toBe(aapl.latest.price);
+    expect(midday.price).toBeGreaterThanOrEqual(aapl.latest.dayLow);
+    expect(midday.price).toBeLessThanOrEqual(aapl.latest.dayHigh);
+    expect(midday.volume).toBeLessThan(aapl.latest.volume);
+    expect(market.facts(AAPL, aapl, FRIDAY_MIDDAY + 1_000).price).not.toBe(midday.price);
+    // Before the open the latest session is Thursday's; after the close and over the weekend, Friday's close.
+    expect(market.facts(AAPL, aapl, FRIDAY_BEFORE_OPEN)).toEqual(aapl.earlier);
+    expect(market.facts(AAPL, aapl, FRIDAY_CLOSE)).toEqual(aapl.latest);
+    expect(market.facts(AAPL, aapl, SATURDAY)).toEqual(aapl.latest);
+    expect(market.tick(AAPL, aapl, SATURDAY).trading).toBe(false);
+  });
+
+  it('moves crypto round the clock and forex on weekdays only', async () => {
+    const [btc, eur] = await Promise.all([stored('BTCUSD'), stored('EURUSD')]);
+    const market = liveMarket();
+    expect(market.facts(BTC, btc, SATURDAY).price).not.toBe(btc.latest.price);
+    expect(market.facts(BTC, btc, SATURDAY).previousClose).toBe(btc.latest.price);
+    expect(market.tick(BTC, btc, SATURDAY).trading).toBe(true);
+    expect(market.facts(EUR, eur, FRIDAY_MIDDAY).price).not.toBe(eur.latest.price);
+    // Forex closes Friday 17:00 New York (22:00 UTC): from then on Friday's stored close holds.
+    expect(market.facts(EUR, eur, Date.parse('2026-11-20T22:00:00Z'))).toEqual(eur.latest);
+    expect(market.facts(EUR, eur, SATURDAY)).toEqual(eur.latest);
+  });
+
+  it('quotes a spread around the price: bid below, ask above, the last trade at the price', async () => {
+    const btc = await stored('BTCUSD');
+    const tick = liveMarket().tick(BTC, btc, FRIDAY_MIDDAY);
+    expect(tick.bidPrice).toBeLessThan(tick.price);
+    expect(tick.askPrice).toBeGreaterThan(tick.price);
+    expect(tick.lastPrice).toBe(tick.price);
+    expect(tick.bidSize).toBeGreaterThan(0);
+    expect(tick.askSize).toBeGreaterThan(0);
+    expect(tick.at).toBe(FRIDAY_MIDDAY);
+  });
+});
+
+describe('quotes follow the live market', () => {
+  it('answers a stock quote at the stored close after the session and the simulated price within it', async () => {
+    const aapl = await stored('AAPL');
+    const expected = liveMarket().tick(AAPL, aapl, FRIDAY_MIDDAY + 30_000).lastPrice;
+    expect(await quotedPrice('AAPL', FRIDAY_MIDDAY + 30_000)).toBe(expected);
+    expect(expected).not.toBe(roundPrice(aapl.latest.price, 'stock'));
+    expect(await quotedPrice('AAPL', FRIDAY_CLOSE)).toBe(roundPrice(aapl.latest.price, 'stock'));
+  });
+
+  it('answers a crypto quote that moves after the US close, equal to the tick of the same instant', async () => {
+    const btc = await stored('BTCUSD');
+    const at = FRIDAY_CLOSE + 60_000;
+    const price = await quotedPrice('BTCUSD', at);
+    expect(price).toBe(liveMarket().tick(BTC, btc, at).lastPrice);
+    expect(price).not.toBe(roundPrice(btc.latest.price, 'crypto'));
+    expect(await quotedPrice('BTCUSD', at + 20_000)).not.toBe(price);
+  });
+});
