@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { createAdaptorServer, type WebSocketServerLike } from '@hono/node-server';
+import { WebSocketServer } from 'ws';
 import { closeDatabase, getDatabase, type Db } from '../db/client.ts';
-import { closeSharedDataApi, sharedDataApi } from '../data-api/app.ts';
+import { closeSharedDataApi, sharedDataApi, type DataApi } from '../data-api/app.ts';
 import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from '../services/market-data/seed/index.ts';
 import { secureAnswer } from './answer-headers.ts';
 import { compressAnswer } from './compress.ts';
@@ -79,9 +80,26 @@ export function displayUrl(host: string, port: number): string {
   return `http://${shown}:${port}`;
 }
 
-/** Starts the market data API on its own port; resolves once it listens. */
-export async function startDataApi(host: string, port: number): Promise<{ server: Server; port: number }> {
-  const server = createAdaptorServer({ fetch: sharedDataApi().app.fetch }) as Server;
+/** Largest message a stream client may send (a subscribe of a thousand tickers fits). */
+const STREAM_MAX_PAYLOAD = 64 * 1024;
+
+/**
+ * Starts the market data API on its own port, websocket streams included; resolves once it listens.
+ * `api` defaults to the process-wide data API.
+ */
+export async function startDataApi(
+  host: string,
+  port: number,
+  api: Pick<DataApi, 'app'> = sharedDataApi(),
+): Promise<{ server: Server; port: number }> {
+  const websockets = new WebSocketServer({ noServer: true, maxPayload: STREAM_MAX_PAYLOAD });
+  const server = createAdaptorServer({
+    fetch: api.app.fetch,
+    websocket: { server: websockets as unknown as WebSocketServerLike },
+  }) as Server;
+  server.once('close', () => {
+    websockets.close();
+  });
   return { server, port: await listen(server, port, host) };
 }
 
@@ -189,11 +207,13 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
     siteUrl: displayUrl(host, sitePort),
     dataApiUrl: displayUrl(host, dataApi.port),
     /**
-     * Stops the status probes and the renewals, finishes requests in flight (at most
+     * Stops the status probes and the renewals, closes the websocket streams, finishes requests in flight (at most
      * SHUTDOWN_GRACE_MS), flushes the usage meter, closes the database.
      */
     async stop() {
       await Promise.all([stopStatusMonitor(status), renewals.stop()]);
+      // Stream clients are told the server is going away (1001) before the servers close.
+      sharedDataApi().streams.close();
       await Promise.all([closeServer(site), closeServer(dataApi.server)]);
       await closeSharedDataApi();
       await closeDatabase();

@@ -1,4 +1,5 @@
-import { Hono, type Context } from 'hono';
+import { upgradeWebSocket } from '@hono/node-server';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getDatabase, type Db } from '../db/client.ts';
 import { dataApiAccessLogEnabled } from '../app/config.ts';
 import { isDatabaseUnavailable, redactSecrets, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../app/errors.ts';
@@ -14,6 +15,13 @@ import { ENDPOINTS } from './endpoints/index.ts';
 import { createLegacyRouter, LEGACY_PREFIX } from './legacy.ts';
 import { MCP_PATH, MCP_PREFLIGHT_HEADERS, mcpHandler } from './mcp.ts';
 import { openApiDocument } from './openapi.ts';
+import {
+  STREAM_NAMES,
+  StreamHub,
+  type StreamHubOptions,
+  type StreamName,
+  type StreamSocket,
+} from './streams.ts';
 import {
   createDataPipeline,
   errorBody,
@@ -56,6 +64,8 @@ export interface DataApiOptions {
   siteUrl?: string;
   /** Prints one redacted line per request (DATA_API_ACCESS_LOG=1 turns it on for the default app). */
   accessLog?: ((line: string) => void) | undefined;
+  /** Timings and bounds of the websocket streams (tests shorten them). */
+  streams?: Omit<StreamHubOptions, 'pipeline' | 'database' | 'now'>;
 }
 
 /** The running service: the Hono app over the pipeline, plus what must be flushed and closed with it. */
@@ -65,7 +75,50 @@ export interface DataApi {
   keys: KeyChecker;
   meter: UsageMeter;
   directory: CachedDirectory;
+  /** The websocket streams' connections (served where the server accepts websockets). */
+  streams: StreamHub;
   close(): Promise<void>;
+}
+
+/**
+ * The websocket streams' route: `/websockets/stocks|crypto|forex` upgraded by @hono/node-server's websocket
+ * support (the server must be created with a `ws` server), each connection handed to the hub.
+ */
+function streamRoute(hub: StreamHub): MiddlewareHandler {
+  const upgrade = upgradeWebSocket((c) => {
+    const stream = c.req.param('stream') as StreamName;
+    let connection: ReturnType<StreamHub['connect']> | undefined;
+    return {
+      onOpen: (_event, ws) => {
+        connection = hub.connect(ws.raw as unknown as StreamSocket, stream);
+      },
+      onMessage: (event) => {
+        connection?.receive(typeof event.data === 'string' ? event.data : '');
+      },
+      onClose: () => {
+        connection?.closed();
+      },
+    };
+  });
+  return async (c, next) => {
+    if (!(STREAM_NAMES as readonly string[]).includes(c.req.param('stream') ?? '')) {
+      return errorResponse(404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path));
+    }
+    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
+      return new Response(
+        errorBody('This is a websocket stream: connect with a websocket client (wss:// or ws://).'),
+        {
+          status: 426,
+          headers: {
+            ...CORS_HEADERS,
+            Upgrade: 'websocket',
+            'Content-Type': 'application/json; charset=utf-8',
+          },
+        },
+      );
+    }
+    return upgrade(c as Parameters<typeof upgrade>[0], next);
+  };
 }
 
 type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 429 | 500 | 503;
@@ -137,6 +190,12 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     siteUrl: options.siteUrl,
   });
   const legacy = createLegacyRouter(pipeline.endpoints);
+  const streams = new StreamHub({
+    ...options.streams,
+    pipeline,
+    database: options.database ?? (async () => (await getDatabase()).db),
+    now: options.now,
+  });
   let openApiBody: string | undefined;
   const accessLog = options.accessLog;
 
@@ -206,6 +265,7 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
         },
       });
     })
+    .get('/websockets/:stream', streamRoute(streams))
     .get('/stable/*', (c) => {
       const tail = c.req.path.slice('/stable/'.length);
       const endpoint = pipeline.find(tail.endsWith('/') ? tail.replace(/\/+$/, '') : tail);
@@ -238,7 +298,11 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     keys: pipeline.keys,
     meter: pipeline.meter,
     directory: pipeline.directory,
-    close: () => pipeline.close(),
+    streams,
+    close: () => {
+      streams.close();
+      return pipeline.close();
+    },
   };
 }
 

@@ -109,6 +109,13 @@ export interface DataPipeline {
     credential: DataCredential,
     held?: string,
   ): DataOutcome | Promise<DataOutcome>;
+  /**
+   * Who a key speaks for, or why it is refused: the key check every call starts with, for transports
+   * that check a key once per connection (the websocket streams) and again from time to time.
+   */
+  authorize(key: string | undefined): Promise<DataCaller | DataRefusal>;
+  /** The 402 message for a caller whose plan is below `tier`, naming the cheapest plan that covers it. */
+  planMessage(caller: DataCaller, tier: number, subject: string): Promise<string>;
   keys: KeyChecker;
   meter: UsageMeter;
   /** The request log's batched writer (the dashboard's Request log). */
@@ -539,6 +546,11 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     endpoints,
     find: (path) => byPath.get(path) ?? byLowerPath.get(path.toLowerCase()),
     call,
+    authorize: async (key) => {
+      const caller = await keys.check(key);
+      return 'status' in caller ? accessRefusal(caller) : caller;
+    },
+    planMessage: (caller, tier, subject) => planMessage(caller, { tier, subject }),
     keys,
     meter,
     requestLog,

@@ -64,8 +64,8 @@ export class UsageMeter {
     this.warn = options.warn ?? ((message) => console.warn(message));
   }
 
-  /** Counts one answered call; starts the flush timer on first use. */
-  record(apiKeyId: string, endpoint: string, bytes: number): void {
+  /** Counts one answered call (or `calls` of them: 0 adds the bytes of a stream's messages alone); starts the flush timer on first use. */
+  record(apiKeyId: string, endpoint: string, bytes: number, calls = 1): void {
     const now = this.now();
     if (now >= this.day.endsAt || now < this.day.endsAt - DAY_MS) {
       const start = now - (now % DAY_MS);
@@ -74,9 +74,9 @@ export class UsageMeter {
     const day = this.day.name;
     const id = `${apiKeyId}|${day}|${endpoint}`;
     const entry = this.pending.get(id);
-    if (entry === undefined) this.pending.set(id, { apiKeyId, day, endpoint, calls: 1, bytes });
+    if (entry === undefined) this.pending.set(id, { apiKeyId, day, endpoint, calls, bytes });
     else {
-      entry.calls += 1;
+      entry.calls += calls;
       entry.bytes += bytes;
     }
     if (this.timer === undefined) {
