@@ -1,5 +1,6 @@
 import type { EndpointDefinition } from '../endpoint.ts';
 import { ACCOUNT_ENDPOINTS } from './account.ts';
+import { aftermarketEndpoints } from './aftermarket.ts';
 import { alternativeEndpoints } from './alternative.ts';
 import { analystEndpoints } from './analysts.ts';
 import { chartEndpoints } from './charts.ts';
@@ -26,6 +27,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...listEndpoints,
   ...directoryEndpoints,
   ...quoteEndpoints,
+  ...aftermarketEndpoints,
   ...chartEndpoints,
   ...companyEndpoints,
   ...companyFactEndpoints,
