@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
+import { measureStreamDelivery, streamReport } from './bench/stream.ts';
 import { measureSearchSpeed, SEARCH_TARGET_MS, searchSpeedTable } from './bench/search-speed.ts';
 import {
   adminUsersHeading,
@@ -44,7 +45,7 @@ import { ensureBuild, launchProduction, type Launched } from './launch.ts';
  *
  * Flags: --duration and --warmup (seconds per target), --connections, --json, --profile (server
  * CPU profile per page), --pages-only (symbol page throughput only), --speed-only (page speed only), --viewers-only (the API viewer's and the explorer's sections only),
- * --users-only (the admin users list only; no site is built or started),
+ * --users-only (the admin users list only; no site is built or started), --stream-only (the websocket streams only: 1,000 subscribers, p50/p99 delivery delay),
  * --runs (Lighthouse runs per page); --listings, --search-rounds and --rate go to the API benchmark.
  */
 
@@ -63,7 +64,7 @@ const OTHER_CPU_WARNING_PERCENT = 20;
 /** Share of the machine busy before a section above which its figures are flagged as understated. */
 const BUSY_BEFORE_WARNING_PERCENT = 15;
 /** Flags of this script that the API benchmark does not take. */
-const OWN_FLAGS = new Set(['pages-only', 'speed-only', 'viewers-only', 'users-only', 'runs']);
+const OWN_FLAGS = new Set(['pages-only', 'speed-only', 'viewers-only', 'users-only', 'stream-only', 'runs']);
 
 interface Options {
   durationMs: number;
@@ -77,6 +78,7 @@ interface Options {
   viewersOnly: boolean;
   /** Only the admin users list over 100,000 accounts (no site). */
   usersOnly: boolean;
+  streamOnly: boolean;
   /** Lighthouse runs per page in the page-speed section. */
   runs: number;
   /** The flags handed to the data API benchmark, as given. */
@@ -118,6 +120,7 @@ function parseOptions(argv: string[]): Options {
       'speed-only': { type: 'boolean', default: false },
       'viewers-only': { type: 'boolean', default: false },
       'users-only': { type: 'boolean', default: false },
+      'stream-only': { type: 'boolean', default: false },
       runs: { type: 'string', default: '3' },
       listings: { type: 'string' },
       'search-rounds': { type: 'string' },
@@ -136,10 +139,16 @@ function parseOptions(argv: string[]): Options {
     if (token.kind !== 'option' || OWN_FLAGS.has(token.name)) continue;
     apiArgs.push(token.value === undefined ? `--${token.name}` : `--${token.name}=${token.value}`);
   }
-  const sections = [values['pages-only'], values['speed-only'], values['viewers-only'], values['users-only']];
+  const sections = [
+    values['pages-only'],
+    values['speed-only'],
+    values['viewers-only'],
+    values['users-only'],
+    values['stream-only'],
+  ];
   if (sections.filter(Boolean).length > 1) {
     throw new Error(
-      '--pages-only, --speed-only, --viewers-only and --users-only each run a single section: give one of them',
+      '--pages-only, --speed-only, --viewers-only, --users-only and --stream-only each run a single section: give one of them',
     );
   }
   const runs = number('runs', values.runs, 1);
@@ -154,6 +163,7 @@ function parseOptions(argv: string[]): Options {
     speedOnly: values['speed-only'],
     viewersOnly: values['viewers-only'],
     usersOnly: values['users-only'],
+    streamOnly: values['stream-only'],
     runs,
     apiArgs,
   };
@@ -357,12 +367,24 @@ async function benchAdminUsers(options: Options, postgresUrl: string | undefined
   console.log(`\nThe admin users list took ${fixed((performance.now() - started) / 1000, 1)} s.`);
 }
 
+/** The websocket streams section: 1,000 subscribers on one process, p50 and p99 delivery delay. */
+async function benchStream(): Promise<void> {
+  const started = performance.now();
+  await busyBeforeSection('websocket streams');
+  console.log(`\n${streamReport(await measureStreamDelivery())}`);
+  console.log(`\nThe websocket streams took ${fixed((performance.now() - started) / 1000, 1)} s.`);
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   // Read before the site's settings below take DATABASE_URL away from this process.
   const postgresUrl = benchPostgresUrl();
   if (options.usersOnly) {
     await benchAdminUsers(options, postgresUrl);
+    return 0;
+  }
+  if (options.streamOnly) {
+    await benchStream();
     return 0;
   }
   // The production build on ports of its own, over a throwaway database with the small demo set.
@@ -464,6 +486,7 @@ async function main(): Promise<number> {
     console.log('\nData API benchmark (npm run bench:api):\n');
     apiExit = await runApiBenchmark(options.apiArgs);
     await benchAdminUsers(options, postgresUrl);
+    await benchStream();
   }
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

@@ -121,6 +121,28 @@ function tickMessages(name: string, tick: LiveTick, stream: StreamName): { quote
   };
 }
 
+/** A tick's two messages as sent, with what tells a change (the message without its time) and their sizes. */
+interface WrittenTick {
+  quote: string;
+  trade: string;
+  quoteBare: string;
+  tradeBare: string;
+  quoteBytes: number;
+  tradeBytes: number;
+}
+
+function writtenTick(name: string, tick: LiveTick, stream: StreamName): WrittenTick {
+  const { quote, trade } = tickMessages(name, tick, stream);
+  return {
+    quote,
+    trade,
+    quoteBare: withoutTime(quote),
+    tradeBare: withoutTime(trade),
+    quoteBytes: Buffer.byteLength(quote),
+    tradeBytes: Buffer.byteLength(trade),
+  };
+}
+
 /** The book and trade parts of a message, without the time, to tell whether anything changed. */
 function withoutTime(message: string): string {
   return message.replace(/"t":\d+,/, '');
@@ -251,9 +273,20 @@ export class StreamHub {
       timer.unref();
       this.timers.push(timer);
     };
-    every(this.options.tickIntervalMs, () => {
-      void this.tick();
-    });
+    // Tick rounds start just after each step of the walk begins, so a tick leaves as soon as it exists.
+    const interval = this.options.tickIntervalMs;
+    const align = setTimeout(
+      () => {
+        if (this.timers.length === 0) return;
+        void this.tick();
+        every(interval, () => {
+          void this.tick();
+        });
+      },
+      interval - (Date.now() % interval),
+    );
+    align.unref();
+    this.timers.push(align);
     every(this.options.recheckIntervalMs, () => {
       void this.recheck();
     });
@@ -263,7 +296,7 @@ export class StreamHub {
   }
 
   private stop(): void {
-    for (const timer of this.timers) clearInterval(timer);
+    for (const timer of this.timers) clearTimeout(timer);
     this.timers = [];
   }
 
@@ -479,23 +512,30 @@ export class StreamHub {
       const tick = this.market.tick(security, facts, at);
       if (snapshot || tick.trading) ticks.set(security.symbol, tick);
     }
-    for (const session of sessions) {
+    // Each message is written once per round and shared by every session that subscribed the same way.
+    const written = new Map<string, WrittenTick>();
+    sessions: for (const session of sessions) {
       const caller = session.caller;
       if (caller === undefined || session.closed) continue;
       let bytes = 0;
       for (const [symbol, seen] of session.tickers) {
         const tick = ticks.get(symbol);
         if (tick === undefined) continue;
-        const { quote, trade } = tickMessages(seen.name, tick, session.stream);
-        for (const [message, last, field] of [
-          [quote, seen.quote, 'quote'],
-          [trade, seen.trade, 'trade'],
-        ] as const) {
-          const bare = withoutTime(message);
-          if (!snapshot && bare === last) continue;
-          if (!this.send(session, message)) return;
-          seen[field] = bare;
-          bytes += Buffer.byteLength(message);
+        const id = `${session.stream}|${seen.name}|${symbol}`;
+        let messages = written.get(id);
+        if (messages === undefined) {
+          messages = writtenTick(seen.name, tick, session.stream);
+          written.set(id, messages);
+        }
+        if (snapshot || messages.quoteBare !== seen.quote) {
+          if (!this.send(session, messages.quote)) continue sessions;
+          seen.quote = messages.quoteBare;
+          bytes += messages.quoteBytes;
+        }
+        if (snapshot || messages.tradeBare !== seen.trade) {
+          if (!this.send(session, messages.trade)) continue sessions;
+          seen.trade = messages.tradeBare;
+          bytes += messages.tradeBytes;
         }
       }
       if (bytes > 0) this.pipeline.meter.record(caller.keyId, streamEndpoint(session.stream), bytes, 0);
