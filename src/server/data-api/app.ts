@@ -12,6 +12,7 @@ import type { KeyChecker } from './access.ts';
 import type { EndpointDefinition } from './endpoint.ts';
 import { ACCOUNT_ENDPOINTS } from './endpoints/account.ts';
 import { ENDPOINTS } from './endpoints/index.ts';
+import { bulkResponse } from './bulk-http.ts';
 import { createLegacyRouter, LEGACY_PREFIX } from './legacy.ts';
 import { MCP_PATH, MCP_PREFLIGHT_HEADERS, mcpHandler } from './mcp.ts';
 import { openApiDocument } from './openapi.ts';
@@ -47,7 +48,8 @@ export const UNAVAILABLE_MESSAGE = 'The data service is temporarily unavailable.
 /** Open CORS without credentials; every header a client needs is readable cross-origin. */
 const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'RateLimit, RateLimit-Policy, Retry-After, ETag, X-Data-Source',
+  'Access-Control-Expose-Headers':
+    'RateLimit, RateLimit-Policy, Retry-After, ETag, X-Data-Source, Content-Range, Content-Disposition',
 };
 
 export interface DataApiOptions {
@@ -218,6 +220,24 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
     return outcome instanceof Promise ? outcome.then(httpResponse) : httpResponse(outcome);
   };
 
+  /** A bulk endpoint's file, streamed (see bulk-http.ts). */
+  const serveBulk = async (c: Context, endpoint: EndpointDefinition): Promise<Response> => {
+    const url = c.req.url;
+    const start = url.indexOf('?');
+    const search = start < 0 ? '' : url.slice(start + 1);
+    const download = await pipeline.download(endpoint, search, new HttpCredential(c, search));
+    if (!download.ok) return httpResponse(download);
+    return bulkResponse(
+      download,
+      {
+        range: c.req.header('range'),
+        ifRange: c.req.header('if-range'),
+        acceptEncoding: c.req.header('accept-encoding'),
+      },
+      { ...CORS_HEADERS },
+    );
+  };
+
   const app = new Hono();
   // The access log wraps every request only when it is on: the hot path pays for nothing else.
   if (accessLog !== undefined) {
@@ -242,7 +262,7 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
           headers: {
             ...CORS_HEADERS,
             'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
-            'Access-Control-Allow-Headers': 'apikey, if-none-match, content-type',
+            'Access-Control-Allow-Headers': 'apikey, if-none-match, content-type, range, if-range',
             'Access-Control-Max-Age': '86400',
           },
         }),
@@ -270,7 +290,7 @@ export function createDataApi(options: DataApiOptions = {}): DataApi {
       const tail = c.req.path.slice('/stable/'.length);
       const endpoint = pipeline.find(tail.endsWith('/') ? tail.replace(/\/+$/, '') : tail);
       if (endpoint === undefined) return errorResponse(404, UNKNOWN_ENDPOINT_MESSAGE(c.req.path));
-      return serve(c, endpoint);
+      return endpoint.bulk === undefined ? serve(c, endpoint) : serveBulk(c, endpoint);
     })
     .get(`${LEGACY_PREFIX}*`, (c) => {
       const tail = c.req.path.slice(LEGACY_PREFIX.length).replace(/\/+$/, '');

@@ -80,6 +80,22 @@ export const FILING_CADENCE: UpdateCadence = {
   when: 'Each quarter, as companies file their reports (10-Q and 10-K or their equivalents): a new period is added within a day of the filing.',
 };
 
+/**
+ * A bulk file: the whole market's rows of one kind in one download, streamed as the database yields
+ * them instead of built in memory. The pipeline counts it as `weight` calls; the HTTP layer answers
+ * CSV by default, gzip on request, and byte ranges of the file.
+ */
+export interface BulkFile<P> {
+  /** Calls one download counts as, against the minute and day budgets and in the usage meter. */
+  weight: number;
+  /** The file's name without its extension, from the parameters: 'income-statement-bulk-2025-annual'. */
+  fileName: (params: P) => string;
+  /** How a client resumes an interrupted download, for the docs: byte ranges, or also parts. */
+  resume: string;
+  /** The file's rows in file order, in batches read from the database while earlier ones are written. */
+  batches: (context: EndpointContext<P>) => AsyncIterable<readonly object[]>;
+}
+
 export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = Shape> {
   /** Path under /stable/, e.g. 'quote' or 'historical-chart/5min'. */
   path: string;
@@ -135,6 +151,11 @@ export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = S
    */
   envelope?: (rows: z.infer<R>[], params: z.infer<P>) => unknown;
   handler: (context: EndpointContext<z.infer<P>>) => Promise<z.infer<R>[]>;
+  /**
+   * Set on the bulk endpoints (group 'Bulk'): the answer is a file streamed over HTTP (see
+   * {@link BulkFile}), CSV unless `datatype=json`; `handler` is not used for them.
+   */
+  bulk?: BulkFile<z.infer<P>>;
 }
 
 /** Keeps the schema types of one definition tied together (params → handler → row). */

@@ -62,8 +62,9 @@ export async function countCall(
   store: RateLimitStore,
   subject: string,
   limits: CallLimits,
+  weight = 1,
 ): Promise<LimitVerdict> {
-  if (store instanceof MemoryStore) return countCallNow(store, subject, limits);
+  if (store instanceof MemoryStore) return countCallNow(store, subject, limits, weight);
   const known = policiesOf(limits);
   const results: { policy: Policy; result: RateLimitResult }[] = [];
   let refused = false;
@@ -71,21 +72,35 @@ export async function countCall(
     const key = `data-${policy.name}:${subject}`;
     // Once one budget refuses, the others are only reported, so the 429 carries every window.
     const result = refused
-      ? await store.peek(key, policy.windowMs, policy.limit)
-      : await store.hit(key, policy.windowMs, policy.limit);
+      ? await store.peek(key, policy.windowMs, policy.limit, weight)
+      : await store.hit(key, policy.windowMs, policy.limit, weight);
     results.push({ policy, result });
     if (!result.allowed) refused = true;
   }
   return verdictOf(known, results);
 }
 
-/** {@link countCall} for a store in this process, which answers at once: no promise on the hot path. */
-export function countCallNow(store: MemoryStore, subject: string, limits: CallLimits): LimitVerdict {
+/**
+ * {@link countCall} for a store in this process, which answers at once: no promise on the hot path.
+ * A call of `weight` (a bulk file) counts as that many calls and fits only if all of them do.
+ */
+export function countCallNow(
+  store: MemoryStore,
+  subject: string,
+  limits: CallLimits,
+  weight = 1,
+): LimitVerdict {
   const known = policiesOf(limits);
   const results: { policy: Policy; result: RateLimitResult }[] = [];
   let refused = false;
   for (const policy of known.list) {
-    const result = store.hitNow(`data-${policy.name}:${subject}`, policy.windowMs, policy.limit, !refused);
+    const result = store.hitNow(
+      `data-${policy.name}:${subject}`,
+      policy.windowMs,
+      policy.limit,
+      !refused,
+      weight,
+    );
     results.push({ policy, result });
     if (!result.allowed) refused = true;
   }
@@ -96,8 +111,13 @@ export function countCallNow(store: MemoryStore, subject: string, limits: CallLi
  * Takes back a call that {@link countCall} let through but that was then refused (plan, parameters,
  * unknown symbol): only answered calls use up a budget.
  */
-export async function releaseCall(store: RateLimitStore, subject: string, limits: CallLimits): Promise<void> {
-  for (const policy of policiesOf(limits).list) await store.release(`data-${policy.name}:${subject}`);
+export async function releaseCall(
+  store: RateLimitStore,
+  subject: string,
+  limits: CallLimits,
+  weight = 1,
+): Promise<void> {
+  for (const policy of policiesOf(limits).list) await store.release(`data-${policy.name}:${subject}`, weight);
 }
 
 function verdictOf(

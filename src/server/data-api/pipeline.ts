@@ -16,6 +16,7 @@ import { countCall, countCallNow, limitMessage, releaseCall, type LimitVerdict }
 import { prepareQuery, withoutKey, type PreparedQuery } from './query.ts';
 import { onAccountKeysChanged } from '../services/key-events.ts';
 import { RequestLog } from '../services/request-log.ts';
+import { BulkFileText } from './bulk-file.ts';
 
 /** Answers kept for repeated identical requests (bounded; least recently used go first). */
 const ANSWER_CACHE_SIZE = 2_000;
@@ -75,6 +76,22 @@ export interface DataAnswer {
 
 export type DataOutcome = DataAnswer | DataRefusal;
 
+/**
+ * An admitted bulk download (see {@link DataPipeline.download}): the file to stream, and how the
+ * transport reports the end of the call, when the bytes sent are known.
+ */
+export interface DataDownload {
+  ok: true;
+  file: BulkFileText;
+  source: DataSource;
+  /** RateLimit headers of the budgets counted for the call (its weight). */
+  limits: Readonly<Record<string, string>> | undefined;
+  /** The call was answered (200, 206): meters its weight and bytes and logs it. Once. */
+  finish(status: number, bytes: number): void;
+  /** The call was answered without the file (416): its weight is given back, and it is logged. Once. */
+  refund(status: number): Promise<void>;
+}
+
 export interface DataPipelineOptions {
   database: () => Promise<Db>;
   /** Where call budgets are counted (default: the process-wide store, Redis when REDIS_URL is set). */
@@ -116,6 +133,15 @@ export interface DataPipeline {
   authorize(key: string | undefined): Promise<DataCaller | DataRefusal>;
   /** The 402 message for a caller whose plan is below `tier`, naming the cheapest plan that covers it. */
   planMessage(caller: DataCaller, tier: number, subject: string): Promise<string>;
+  /**
+   * Admits a call of a bulk endpoint (key, budgets counted at the endpoint's weight, parameters, plan)
+   * and hands over its file to stream; the transport reports the end with `finish` or `refund`.
+   */
+  download(
+    endpoint: EndpointDefinition,
+    parameters: DataParameters,
+    credential: DataCredential,
+  ): Promise<DataDownload | DataRefusal>;
   keys: KeyChecker;
   meter: UsageMeter;
   /** The request log's batched writer (the dashboard's Request log). */
@@ -351,7 +377,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     if (endpoint.free === true) return undefined;
     const store = options.store ?? sharedRateLimitStore();
     if (!(store instanceof MemoryStore)) return 'async';
-    return countCallNow(store, subjectOf(caller, credential), caller.limits);
+    return countCallNow(store, subjectOf(caller, credential), caller.limits, endpoint.bulk?.weight);
   };
 
   const limitRefusal = (verdict: LimitVerdict, caller: DataCaller): DataRefusal | undefined => {
@@ -376,7 +402,9 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
       return outcome;
     }
     const store = options.store ?? sharedRateLimitStore();
-    return releaseCall(store, subjectOf(caller, credential), caller.limits).then(() => outcome);
+    return releaseCall(store, subjectOf(caller, credential), caller.limits, endpoint.bulk?.weight).then(
+      () => outcome,
+    );
   };
 
   const answered = (
@@ -498,6 +526,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
         options.store ?? sharedRateLimitStore(),
         subjectOf(caller, credential),
         caller.limits,
+        endpoint.bulk?.weight,
       );
     }
     const limited = verdict === undefined ? undefined : limitRefusal(verdict, caller);
@@ -542,6 +571,84 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
       : logged(endpoint, caller, search, started, outcome);
   };
 
+  /**
+   * A bulk call: the same key check, budgets (at the endpoint's weight), parameters and plan as any
+   * call, then the file instead of an answer; metered when the transport has sent it.
+   */
+  const download = async (
+    endpoint: EndpointDefinition,
+    parameters: DataParameters,
+    credential: DataCredential,
+  ): Promise<DataDownload | DataRefusal> => {
+    const started = performance.now();
+    const search = typeof parameters === 'string' ? parameters : new URLSearchParams(parameters).toString();
+    const caller: DataCaller | AccessRefusal = await keys.check(credential.key);
+    if ('status' in caller) return accessRefusal(caller);
+    const weight = endpoint.bulk?.weight ?? 1;
+    const subject = subjectOf(caller, credential);
+    const store = options.store ?? sharedRateLimitStore();
+    const verdict = await countCall(store, subject, caller.limits, weight);
+    const limited = limitRefusal(verdict, caller);
+    if (limited !== undefined) return logged(endpoint, caller, search, started, limited) as DataRefusal;
+    const refused = async (outcome: DataRefusal): Promise<DataRefusal> => {
+      await releaseCall(store, subject, caller.limits, weight);
+      return logged(endpoint, caller, search, started, outcome) as DataRefusal;
+    };
+    const request = prepare(endpoint, search);
+    if (typeof request === 'string') return refused(refusal('parameters', 400, request, verdict.headers));
+    const symbols = directory.fresh() ?? (await directory.get());
+    const admitted = admit(endpoint, request, symbols, caller);
+    if (!('source' in admitted)) {
+      return refused(refusal('plan', 402, await planMessage(caller, admitted), verdict.headers));
+    }
+    const file = new BulkFileText({
+      endpoint,
+      csv: request.csv,
+      columns: request.columns,
+      queryKey: request.key,
+      context: {
+        db: await database(),
+        params: request.params,
+        plan: caller.plan,
+        symbols,
+        now: new Date(now()),
+        caller: undefined,
+      },
+    });
+    let ended = false;
+    const end = (status: number, bytes: number): void => {
+      if (ended) return;
+      ended = true;
+      if (caller.kind === 'key' && requestLog.accepts(caller.userId)) {
+        requestLog.record({
+          userId: caller.userId,
+          apiKeyId: caller.keyId,
+          at: now(),
+          endpoint: endpoint.path,
+          params: withoutKey(search),
+          status,
+          latencyMs: Math.round(performance.now() - started),
+          bytes,
+        });
+      }
+    };
+    return {
+      ok: true,
+      file,
+      source: admitted.source,
+      limits: verdict.headers,
+      finish: (status, bytes) => {
+        if (!ended && caller.kind === 'key') meter.record(caller.keyId, endpoint.path, bytes, weight);
+        end(status, bytes);
+      },
+      refund: async (status) => {
+        if (ended) return;
+        end(status, 0);
+        await releaseCall(store, subject, caller.limits, weight);
+      },
+    };
+  };
+
   return {
     endpoints,
     find: (path) => byPath.get(path) ?? byLowerPath.get(path.toLowerCase()),
@@ -551,6 +658,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
       return 'status' in caller ? accessRefusal(caller) : caller;
     },
     planMessage: (caller, tier, subject) => planMessage(caller, { tier, subject }),
+    download,
     keys,
     meter,
     requestLog,

@@ -99,7 +99,9 @@ export function prepareQuery(endpoint: EndpointDefinition, search: string): Prep
   const parsed = endpoint.params.safeParse(raw);
   if (!parsed.success) return parameterMessage(parsed.error, raw);
   const params: Record<string, unknown> = parsed.data;
-  const format = datatype === undefined || datatype === '' ? 'json' : datatype.toLowerCase();
+  // Bulk files are CSV unless JSON is asked for, as FMP serves them.
+  const fallback = endpoint.bulk === undefined ? 'json' : 'csv';
+  const format = datatype === undefined || datatype === '' ? fallback : datatype.toLowerCase();
   if (format !== 'json' && !(format === 'csv' && endpoint.csv === true)) {
     return endpoint.csv === true
       ? 'Invalid value for parameter "datatype": must be json or csv.'

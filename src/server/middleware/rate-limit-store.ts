@@ -16,15 +16,18 @@ export interface RateLimitResult {
  * are kept in this process or shared by every process through Redis.
  */
 export interface RateLimitStore {
-  /** Counts a request under `key` if it fits `limit` requests per `windowMs`; refused requests are not counted. */
-  hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult>;
-  /** What `hit` would answer, without counting anything: a window's state for a refusal's headers. */
-  peek(key: string, windowMs: number, limit: number): Promise<RateLimitResult>;
   /**
-   * Takes back the most recent count under `key`: a call that was let through and then refused for
-   * another reason (plan, parameters) must not use up the budget.
+   * Counts a request under `key` if it fits `limit` requests per `windowMs`; refused requests are not
+   * counted. A request of `weight` (default 1) counts as that many, and fits only if all of them do.
    */
-  release(key: string): Promise<void>;
+  hit(key: string, windowMs: number, limit: number, weight?: number): Promise<RateLimitResult>;
+  /** What `hit` would answer, without counting anything: a window's state for a refusal's headers. */
+  peek(key: string, windowMs: number, limit: number, weight?: number): Promise<RateLimitResult>;
+  /**
+   * Takes back the most recent count under `key` (`weight` of them): a call that was let through and
+   * then refused for another reason (plan, parameters) must not use up the budget.
+   */
+  release(key: string, weight?: number): Promise<void>;
   close(): Promise<void>;
   /**
    * Why the shared counting is not available right now (its store is unreachable and requests are
@@ -83,21 +86,25 @@ export class MemoryStore implements RateLimitStore {
     return this.logs.size;
   }
 
-  hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
-    return Promise.resolve(this.hitNow(key, windowMs, limit));
+  hit(key: string, windowMs: number, limit: number, weight = 1): Promise<RateLimitResult> {
+    return Promise.resolve(this.hitNow(key, windowMs, limit, true, weight));
   }
 
-  peek(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
-    return Promise.resolve(this.hitNow(key, windowMs, limit, false));
+  peek(key: string, windowMs: number, limit: number, weight = 1): Promise<RateLimitResult> {
+    return Promise.resolve(this.hitNow(key, windowMs, limit, false, weight));
   }
 
-  release(key: string): Promise<void> {
-    this.releaseNow(key);
+  release(key: string, weight = 1): Promise<void> {
+    this.releaseNow(key, weight);
     return Promise.resolve();
   }
 
   /** {@link release} without a promise. */
-  releaseNow(key: string): void {
+  releaseNow(key: string, weight = 1): void {
+    for (let left = weight; left > 0; left -= 1) this.releaseOne(key);
+  }
+
+  private releaseOne(key: string): void {
     const log = this.logs.get(key);
     if (log === undefined || log.total === 0) return;
     const last = log.times.length - 1;
@@ -115,7 +122,7 @@ export class MemoryStore implements RateLimitStore {
    * The same count without a promise, for callers on a hot path that know the store is local; with
    * `take` false it only reports the window (see {@link peek}).
    */
-  hitNow(key: string, windowMs: number, limit: number, take = true): RateLimitResult {
+  hitNow(key: string, windowMs: number, limit: number, take = true, weight = 1): RateLimitResult {
     const now = this.now();
     if (now - this.lastSweep >= SWEEP_INTERVAL_MS) this.sweep(now);
     let log = this.logs.get(key);
@@ -137,15 +144,15 @@ export class MemoryStore implements RateLimitStore {
       counts.splice(0, log.head);
       log.head = 0;
     }
-    const allowed = log.total < limit;
+    const allowed = log.total + weight <= limit;
     if (allowed && take) {
       const last = times.length - 1;
-      if (last >= log.head && times[last] === now) counts[last] = (counts[last] ?? 0) + 1;
+      if (last >= log.head && times[last] === now) counts[last] = (counts[last] ?? 0) + weight;
       else {
         times.push(now);
-        counts.push(1);
+        counts.push(weight);
       }
-      log.total += 1;
+      log.total += weight;
     }
     if (log.total > 0) {
       if (log !== this.newest) {
@@ -205,12 +212,13 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 local count = redis.call('ZCARD', key)
+local weight = tonumber(ARGV[5] or '1')
 local allowed = 0
-if count < limit then
+if count + weight <= limit then
   allowed = 1
   if ARGV[4] ~= 'peek' then
-    redis.call('ZADD', key, now, ARGV[3])
-    count = count + 1
+    for i = 1, weight do redis.call('ZADD', key, now, ARGV[3] .. ':' .. i) end
+    count = count + weight
   end
 end
 local reset = window
@@ -309,12 +317,12 @@ export class RedisStore implements RateLimitStore {
     return true;
   }
 
-  hit(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
-    return this.count(key, windowMs, limit, 'hit');
+  hit(key: string, windowMs: number, limit: number, weight = 1): Promise<RateLimitResult> {
+    return this.count(key, windowMs, limit, 'hit', weight);
   }
 
-  peek(key: string, windowMs: number, limit: number): Promise<RateLimitResult> {
-    return this.count(key, windowMs, limit, 'peek');
+  peek(key: string, windowMs: number, limit: number, weight = 1): Promise<RateLimitResult> {
+    return this.count(key, windowMs, limit, 'peek', weight);
   }
 
   private async count(
@@ -322,12 +330,15 @@ export class RedisStore implements RateLimitStore {
     windowMs: number,
     limit: number,
     mode: 'hit' | 'peek',
+    weight: number,
   ): Promise<RateLimitResult> {
     const local = (): Promise<RateLimitResult> =>
-      mode === 'hit' ? this.fallback.hit(key, windowMs, limit) : this.fallback.peek(key, windowMs, limit);
+      mode === 'hit'
+        ? this.fallback.hit(key, windowMs, limit, weight)
+        : this.fallback.peek(key, windowMs, limit, weight);
     if (this.disconnected()) return local();
     try {
-      const reply = await this.run(`${this.prefix}${key}`, windowMs, limit, mode);
+      const reply = await this.run(`${this.prefix}${key}`, windowMs, limit, mode, weight);
       return { allowed: reply[0] === 1, remaining: Math.max(0, reply[1]), resetMs: Math.max(0, reply[2]) };
     } catch (error) {
       this.reportOutage(error);
@@ -335,17 +346,17 @@ export class RedisStore implements RateLimitStore {
     }
   }
 
-  async release(key: string): Promise<void> {
+  async release(key: string, weight = 1): Promise<void> {
     if (this.disconnected()) {
-      await this.fallback.release(key);
+      await this.fallback.release(key, weight);
       return;
     }
     try {
-      // The newest entry: another process's count of the same moment is worth the same.
-      await this.redis.zpopmax(`${this.prefix}${key}`);
+      // The newest entries: another process's count of the same moment is worth the same.
+      await this.redis.zpopmax(`${this.prefix}${key}`, weight);
     } catch (error) {
       this.reportOutage(error);
-      await this.fallback.release(key);
+      await this.fallback.release(key, weight);
     }
   }
 
@@ -354,8 +365,9 @@ export class RedisStore implements RateLimitStore {
     windowMs: number,
     limit: number,
     mode: 'hit' | 'peek',
+    weight: number,
   ): Promise<[number, number, number]> {
-    const args = [1, key, windowMs, limit, randomUUID(), mode] as const;
+    const args = [1, key, windowMs, limit, randomUUID(), mode, weight] as const;
     try {
       return (await this.redis.evalsha(HIT_SCRIPT_SHA, ...args)) as [number, number, number];
     } catch (error) {

@@ -64,7 +64,10 @@ export class UsageMeter {
     this.warn = options.warn ?? ((message) => console.warn(message));
   }
 
-  /** Counts one answered call (or `calls` of them: 0 adds the bytes of a stream's messages alone); starts the flush timer on first use. */
+  /**
+   * Counts one answered call, or `calls` of them: a weighted call such as a bulk file counts many, and 0
+   * adds the bytes of a stream's messages alone. Starts the flush timer on first use.
+   */
   record(apiKeyId: string, endpoint: string, bytes: number, calls = 1): void {
     const now = this.now();
     if (now >= this.day.endsAt || now < this.day.endsAt - DAY_MS) {

@@ -3,6 +3,7 @@ import { ACCOUNT_ENDPOINTS } from './account.ts';
 import { aftermarketEndpoints } from './aftermarket.ts';
 import { alternativeEndpoints } from './alternative.ts';
 import { analystEndpoints } from './analysts.ts';
+import { bulkEndpoints } from './bulk.ts';
 import { chartEndpoints } from './charts.ts';
 import { companyEndpoints } from './company.ts';
 import { companyFactEndpoints } from './company-facts.ts';
@@ -43,6 +44,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...economicsEndpoints,
   ...alternativeEndpoints,
   ...technicalEndpoints,
+  ...bulkEndpoints,
 ];
 
 /**

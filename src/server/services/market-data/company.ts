@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { isoDay, shiftIsoYears } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import { companyProfiles, dividends, keyExecutives, securities, type Security } from '../../db/schema.ts';
@@ -6,7 +6,7 @@ import type { SymbolDirectory } from './directory.ts';
 import { memoPerDatabase } from './memo.ts';
 import { latestCloses } from './movers.ts';
 import { round, roundPrice } from './prices.ts';
-import { marketCap, priceChange, quoteFacts } from './quotes.ts';
+import { marketCap, priceChange, quoteFacts, type QuoteFacts } from './quotes.ts';
 
 export interface ProfileRow {
   symbol: string;
@@ -73,18 +73,40 @@ function textOrNull(value: string | null | undefined): string | null {
   return value === null || value === undefined || value === '' ? null : value;
 }
 
+/** What a profile reads from the stored company facts, with the trailing year's dividends per share. */
+interface StoredProfile {
+  description: string | null;
+  ceo: string | null;
+  website: string | null;
+  phone: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  cik: string | null;
+  isin: string | null;
+  cusip: string | null;
+  fullTimeEmployees: number | null;
+  ipoDate: string | null;
+  image: string | null;
+  beta: number | null;
+  isAdr: boolean | null;
+  lastDividend: number;
+}
+
 /**
- * Company facts with the latest price: the security comes from memory, the quote from its own memo,
- * and the profile plus the trailing year's dividends from one query (securities without a company
- * profile, such as coins and indexes, answer with empty company fields).
+ * The stored facts of several securities whose trailing dividend year starts after `yearAgo`, in one
+ * query (securities without a company profile, such as coins and indexes, have empty facts).
  */
-async function loadProfile(db: Db, security: Security, now: Date): Promise<ProfileRow | null> {
-  const asOf = isoDay(now);
-  const facts = (await quoteFacts(db, [security], now)).get(security.symbol);
-  if (facts === undefined) return null;
-  const yearAgo = shiftIsoYears(facts.date, -1);
-  const [stored] = await db
+async function storedProfiles(
+  db: Db,
+  symbols: readonly string[],
+  yearAgo: string,
+  asOf: string,
+): Promise<Map<string, StoredProfile>> {
+  const rows = await db
     .select({
+      symbol: securities.symbol,
       description: companyProfiles.description,
       ceo: companyProfiles.ceo,
       website: companyProfiles.website,
@@ -105,12 +127,21 @@ async function loadProfile(db: Db, security: Security, now: Date): Promise<Profi
         .select({ total: sql`coalesce(sum(${dividends.adjDividend}), 0)` })
         .from(dividends)
         .where(
-          and(eq(dividends.symbol, security.symbol), gt(dividends.date, yearAgo), lte(dividends.date, asOf)),
+          and(
+            eq(dividends.symbol, securities.symbol),
+            gt(dividends.date, yearAgo),
+            lte(dividends.date, asOf),
+          ),
         )})`.mapWith(Number),
     })
     .from(securities)
     .leftJoin(companyProfiles, eq(companyProfiles.symbol, securities.symbol))
-    .where(eq(securities.symbol, security.symbol));
+    .where(inArray(securities.symbol, [...symbols]));
+  return new Map(rows.map(({ symbol, ...stored }) => [symbol, stored]));
+}
+
+/** A profile row from the security, its quote facts and its stored company facts. */
+function profileRow(security: Security, facts: QuoteFacts, stored: StoredProfile | undefined): ProfileRow {
   const type = security.assetType;
   const { price, change, changePercentage } = priceChange(facts, type);
   const image = stored?.image ?? '';
@@ -155,6 +186,40 @@ async function loadProfile(db: Db, security: Security, now: Date): Promise<Profi
     isAdr: stored?.isAdr ?? false,
     isFund: type === 'fund',
   };
+}
+
+/**
+ * Company facts with the latest price of several securities, in their order (those without a daily
+ * bar are left out): the quotes in one query, the profiles plus the trailing year's dividends in one
+ * query per distinct latest-bar date (one for nearly every batch). The profile endpoint asks for one
+ * security, the bulk file for a batch: both build their rows here, so they answer the same values.
+ */
+export async function loadProfiles(db: Db, batch: readonly Security[], now: Date): Promise<ProfileRow[]> {
+  const asOf = isoDay(now);
+  const facts = await quoteFacts(db, batch, now);
+  const byYearAgo = new Map<string, string[]>();
+  for (const [symbol, fact] of facts) {
+    const yearAgo = shiftIsoYears(fact.date, -1);
+    const list = byYearAgo.get(yearAgo);
+    if (list === undefined) byYearAgo.set(yearAgo, [symbol]);
+    else list.push(symbol);
+  }
+  const stored = new Map<string, StoredProfile>();
+  for (const [yearAgo, symbols] of byYearAgo) {
+    for (const [symbol, row] of await storedProfiles(db, symbols, yearAgo, asOf)) stored.set(symbol, row);
+  }
+  const rows: ProfileRow[] = [];
+  for (const security of batch) {
+    const fact = facts.get(security.symbol);
+    if (fact !== undefined) rows.push(profileRow(security, fact, stored.get(security.symbol)));
+  }
+  return rows;
+}
+
+/** One security's profile (see {@link loadProfiles}); null without a daily bar. */
+async function loadProfile(db: Db, security: Security, now: Date): Promise<ProfileRow | null> {
+  const [row] = await loadProfiles(db, [security], now);
+  return row ?? null;
 }
 
 /** The company profile of each known symbol with prices, memoized per symbol for a minute. */

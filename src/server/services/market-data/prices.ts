@@ -210,6 +210,28 @@ export async function dailyBars(
 }
 
 /**
+ * The split-adjusted bar of each symbol on one day (symbols without a bar that day are absent), in one
+ * indexed query: the bulk end-of-day file reads a batch of symbols at a time, with the same adjustment
+ * as the charts.
+ */
+export async function barsOnDate(
+  db: Db,
+  symbols: readonly string[],
+  date: string,
+): Promise<Map<string, DailyBar>> {
+  const found = new Map<string, DailyBar>();
+  if (symbols.length === 0) return found;
+  const rows = await db
+    .select({ symbol: bar.symbol, ...barColumns, factor: splitFactor })
+    .from(bar)
+    .where(and(inArray(bar.symbol, [...symbols]), eq(bar.date, date)));
+  for (const { symbol, factor, ...row } of rows) {
+    found.set(symbol, adjustBar({ ...row, factor: factor === null ? null : Number(factor) }));
+  }
+  return found;
+}
+
+/**
  * The latest `count` split-adjusted bars on or before `asOf` of each symbol (newest first), for quotes:
  * one query for any number of symbols, each read backwards along its primary key.
  */
