@@ -113,6 +113,16 @@ export class BulkFileText {
     }
   }
 
+  /**
+   * The whole file as one string: for small files only, such as the documentation's examples over the
+   * test-scale demo data; downloads stream {@link bytes} instead.
+   */
+  async wholeText(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.bytes()) chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
   /** Reads the whole file without sending it, to learn its facts (a first request for a range). */
   async measure(): Promise<FileFacts> {
     // The bytes are dropped as they come: only the hash and the count stay.

@@ -47,6 +47,14 @@ const DATATYPE_PARAMETER: ParameterDoc = {
   schema: { type: 'string', enum: ['json', 'csv'] },
 };
 
+/** The `datatype` parameter of the bulk files, which are CSV unless JSON is asked for (as FMP serves them). */
+const BULK_DATATYPE_PARAMETER: ParameterDoc = {
+  name: 'datatype',
+  required: false,
+  description: 'csv (default) or json',
+  schema: { type: 'string', enum: ['csv', 'json'] },
+};
+
 /** The `fields` parameter of the same endpoints: their rows are flat, so a reader may narrow them. */
 const FIELDS_PARAMETER: ParameterDoc = {
   name: 'fields',
@@ -72,7 +80,12 @@ export function endpointParameters(endpoint: EndpointDefinition): ParameterDoc[]
       ...(example === undefined ? {} : { example }),
     };
   });
-  if (endpoint.csv === true) parameters.push(DATATYPE_PARAMETER, FIELDS_PARAMETER);
+  if (endpoint.csv === true) {
+    parameters.push(
+      endpoint.bulk === undefined ? DATATYPE_PARAMETER : BULK_DATATYPE_PARAMETER,
+      FIELDS_PARAMETER,
+    );
+  }
   return parameters;
 }
 

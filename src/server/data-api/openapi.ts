@@ -17,9 +17,10 @@ function operation(endpoint: EndpointDefinition): Record<string, unknown> {
     schema,
     ...(example === undefined ? {} : { example }),
   }));
-  const content: Record<string, unknown> = {
-    'application/json': { schema: { type: 'array', items: rowSchema(endpoint) } },
-  };
+  const content: Record<string, unknown> = {};
+  // A bulk file is CSV first (its default), JSON on request.
+  if (endpoint.bulk !== undefined) content['text/csv'] = { schema: { type: 'string' } };
+  content['application/json'] = { schema: { type: 'array', items: rowSchema(endpoint) } };
   if (endpoint.csv === true) content['text/csv'] = { schema: { type: 'string' } };
   const responses: Record<string, unknown> = {
     '200': {
@@ -33,6 +34,7 @@ function operation(endpoint: EndpointDefinition): Record<string, unknown> {
       content,
     },
   };
+  if (endpoint.bulk !== undefined) Object.assign(responses, bulkResponses(endpoint));
   for (const { status, description } of endpointErrors(endpoint)) {
     responses[String(status)] = {
       description,
@@ -53,6 +55,28 @@ function operation(endpoint: EndpointDefinition): Record<string, unknown> {
     'x-example-query': endpoint.example,
     'x-max-age': endpoint.maxAge,
     'x-update-cadence': cadenceExtension(endpoint),
+    ...(endpoint.bulk === undefined ? {} : { 'x-call-weight': endpoint.bulk.weight }),
+  };
+}
+
+/** What a bulk file answers beyond its rows: a resumed tail (206) and a range beyond the end (416). */
+function bulkResponses(endpoint: EndpointDefinition): Record<string, unknown> {
+  return {
+    '206': {
+      description: `The file from the byte a \`Range: bytes=N-\` asks for, while it is the file the \`If-Range\` ETag names (or none is given). ${endpoint.bulk?.resume ?? ''}`,
+      headers: {
+        'Content-Range': { schema: { type: 'string', examples: ['bytes 1000-4999/5000'] } },
+        ETag: { schema: { type: 'string' } },
+      },
+      content: {
+        'text/csv': { schema: { type: 'string' } },
+        'application/json': { schema: { type: 'string' } },
+      },
+    },
+    '416': {
+      description: 'The range starts beyond the end of the file; Content-Range gives its length.',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    },
   };
 }
 

@@ -1,6 +1,11 @@
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
-import { createDataPipeline, type DataOutcome } from '../data-api/pipeline.ts';
+import {
+  createDataPipeline,
+  type DataDownload,
+  type DataOutcome,
+  type DataRefusal,
+} from '../data-api/pipeline.ts';
 import type { EndpointDefinition } from '../data-api/endpoint.ts';
 import { ALL_ENDPOINTS } from '../data-api/endpoints/index.ts';
 import { openDatabase, type Db } from '../db/client.ts';
@@ -130,6 +135,26 @@ async function keyOn(db: Db, planCode: string): Promise<string> {
   return issued.key;
 }
 
+/** A bulk file's example: the file as JSON rows (small over the test-scale data), as an answer. */
+async function bulkExample(download: DataDownload | DataRefusal): Promise<DataOutcome> {
+  if (!download.ok) return download;
+  const body = await download.file.wholeText();
+  const bytes = Buffer.byteLength(body);
+  download.finish(200, bytes);
+  const { endpoint } = download.file;
+  return {
+    ok: true,
+    endpoint,
+    csv: false,
+    body,
+    etag: '',
+    unchanged: false,
+    bytes,
+    source: download.source,
+    limits: download.limits,
+  };
+}
+
 /** The demo data set behind the examples, answering through the data pipeline (see openExamples). */
 export interface ExamplesSource {
   /** The active plans, cheapest first. */
@@ -176,7 +201,11 @@ export async function openExamples(
     });
     return {
       plans,
-      call: async (endpoint, query) => pipeline.call(endpoint, query, { key, client: () => 'examples' }),
+      call: async (endpoint, query) => {
+        const credential = { key, client: () => 'examples' };
+        if (endpoint.bulk === undefined) return pipeline.call(endpoint, query, credential);
+        return bulkExample(await pipeline.download(endpoint, `${query}&datatype=json`, credential));
+      },
       flush: () => pipeline.meter.flush(),
       close: async () => {
         try {

@@ -89,7 +89,7 @@ export interface ReferencePage {
   url: string;
   parameters: ReferenceParameter[];
   access: ReferenceAccess;
-  /** Calls counted against the limits per request: 1, or 0 for a free endpoint. */
+  /** Calls counted against the limits per request: 1, 0 for a free endpoint, a bulk file's weight. */
   cost: number;
   /** The cheapest plan's limits, for the cost sentence. */
   baseLimits: PlanFacts | undefined;
@@ -268,7 +268,20 @@ export function costText(page: Pick<ReferencePage, 'cost' | 'baseLimits'>): stri
     base?.callsPerMinute != null && base.callsPerDay != null
       ? ` (the ${base.name} plan allows ${base.callsPerMinute.toLocaleString('en-US')} a minute and ${base.callsPerDay.toLocaleString('en-US')} a day)`
       : '';
-  return `Each call counts as ${String(page.cost)} call against your plan’s per-minute and per-day limits${limits}; refused calls are not counted.`;
+  return `Each call counts as ${callsText(page.cost)} against your plan’s per-minute and per-day limits${limits}; refused calls are not counted.`;
+}
+
+/**
+ * What a bulk file's answer is, for its reference page: the format, the stream and how to resume it
+ * (see the Bulk downloads guide).
+ */
+export function bulkAnswerText(endpoint: EndpointDefinition): string {
+  return `A file streamed as an attachment: CSV with a header line of the fields (a JSON array of rows with datatype=json), gzip-compressed when the client sends Accept-Encoding: gzip. ${endpoint.bulk?.resume ?? ''} Each row has these fields, in this order:`;
+}
+
+/** '1 call', '50 calls': what one request costs, in words. */
+export function callsText(cost: number): string {
+  return `${String(cost)} call${cost === 1 ? '' : 's'}`;
 }
 
 /** How long an answer may be reused. */
@@ -341,7 +354,7 @@ export function referencePage(
     url: base,
     parameters: referenceParameters(endpoint),
     access: referenceAccess(endpoint, data.plans),
-    cost: endpoint.free === true ? 0 : 1,
+    cost: endpoint.free === true ? 0 : (endpoint.bulk?.weight ?? 1),
     baseLimits: data.plans[0],
     maxAge: endpoint.maxAge,
     csv: endpoint.csv === true,
@@ -390,7 +403,7 @@ export function referenceMarkdown(page: ReferencePage): string {
     '',
     `> ${page.description}`,
     '',
-    `\`GET ${page.url}\` · ${page.access.tierName} data · ${page.cost === 0 ? 'free of charge' : `${String(page.cost)} call per request`} · updated: ${page.cadence.label.toLowerCase()}`,
+    `\`GET ${page.url}\` · ${page.access.tierName} data · ${page.cost === 0 ? 'free of charge' : `${callsText(page.cost)} per request`} · updated: ${page.cadence.label.toLowerCase()}`,
     '',
     `[Try it in the API viewer](${page.tryIt})`,
     '',
@@ -435,7 +448,9 @@ export function referenceMarkdown(page: ReferencePage): string {
     '',
     '## Answer',
     '',
-    `A JSON array of rows${page.csv ? ' (or CSV with `datatype=csv`, one column per field)' : ''}; an empty array when nothing matches. Each row has these fields, in this order:`,
+    page.endpoint.bulk === undefined
+      ? `A JSON array of rows${page.csv ? ' (or CSV with `datatype=csv`, one column per field)' : ''}; an empty array when nothing matches. Each row has these fields, in this order:`
+      : bulkAnswerText(page.endpoint),
     '',
     '| Field | Type | Description |',
     '| --- | --- | --- |',

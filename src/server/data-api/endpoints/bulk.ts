@@ -37,7 +37,7 @@ export const BULK_CALL_WEIGHT = 50;
 
 /** Byte ranges resume any bulk file: the same query gives the same bytes all day. */
 const RANGE_RESUME =
-  'Resume an interrupted download with `Range: bytes=N-` (and `If-Range` with the ETag): the same query gives the same bytes all day.';
+  'Resume an interrupted download with Range: bytes=N- (and If-Range with the ETag): the same query gives the same bytes all day.';
 
 /** The row schema of the per-symbol endpoint a file repeats for every symbol, so both document the same fields. */
 function rowOf(endpoints: readonly EndpointDefinition[], path: string): z.ZodObject {
