@@ -14,6 +14,7 @@ import {
   benchPostgresUrl,
   measureAdminUsers,
 } from './bench/admin-users.ts';
+import { bulkDownloadHeading, bulkDownloadTable, measureBulkDownload } from './bench/bulk-download.ts';
 import { measureViewerSpeed, viewerSpeedHeading, viewerSpeedTable } from './bench/viewer-models.ts';
 import { measureViewerReady, viewerReadyHeading, viewerReadyTable } from './bench/viewer-ready.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
@@ -45,7 +46,8 @@ import { ensureBuild, launchProduction, type Launched } from './launch.ts';
  *
  * Flags: --duration and --warmup (seconds per target), --connections, --json, --profile (server
  * CPU profile per page), --pages-only (symbol page throughput only), --speed-only (page speed only), --viewers-only (the API viewer's and the explorer's sections only),
- * --users-only (the admin users list only; no site is built or started), --stream-only (the websocket streams only: 1,000 subscribers, p50/p99 delivery delay),
+ * --users-only (the admin users list only; no site is built or started), --stream-only (the websocket streams only: 1,000 subscribers, p50/p99 delivery delay), --bulk-only (every part of
+ * profile-bulk over 70,000 securities through the HTTP server, with the server's memory rise; no site),
  * --runs (Lighthouse runs per page); --listings, --search-rounds and --rate go to the API benchmark.
  */
 
@@ -64,7 +66,15 @@ const OTHER_CPU_WARNING_PERCENT = 20;
 /** Share of the machine busy before a section above which its figures are flagged as understated. */
 const BUSY_BEFORE_WARNING_PERCENT = 15;
 /** Flags of this script that the API benchmark does not take. */
-const OWN_FLAGS = new Set(['pages-only', 'speed-only', 'viewers-only', 'users-only', 'stream-only', 'runs']);
+const OWN_FLAGS = new Set([
+  'pages-only',
+  'speed-only',
+  'viewers-only',
+  'users-only',
+  'stream-only',
+  'bulk-only',
+  'runs',
+]);
 
 interface Options {
   durationMs: number;
@@ -79,6 +89,8 @@ interface Options {
   /** Only the admin users list over 100,000 accounts (no site). */
   usersOnly: boolean;
   streamOnly: boolean;
+  /** Only the bulk download section (no site). */
+  bulkOnly: boolean;
   /** Lighthouse runs per page in the page-speed section. */
   runs: number;
   /** The flags handed to the data API benchmark, as given. */
@@ -121,6 +133,7 @@ function parseOptions(argv: string[]): Options {
       'viewers-only': { type: 'boolean', default: false },
       'users-only': { type: 'boolean', default: false },
       'stream-only': { type: 'boolean', default: false },
+      'bulk-only': { type: 'boolean', default: false },
       runs: { type: 'string', default: '3' },
       listings: { type: 'string' },
       'search-rounds': { type: 'string' },
@@ -145,10 +158,11 @@ function parseOptions(argv: string[]): Options {
     values['viewers-only'],
     values['users-only'],
     values['stream-only'],
+    values['bulk-only'],
   ];
   if (sections.filter(Boolean).length > 1) {
     throw new Error(
-      '--pages-only, --speed-only, --viewers-only, --users-only and --stream-only each run a single section: give one of them',
+      '--pages-only, --speed-only, --viewers-only, --users-only, --stream-only and --bulk-only each run a single section: give one of them',
     );
   }
   const runs = number('runs', values.runs, 1);
@@ -164,6 +178,7 @@ function parseOptions(argv: string[]): Options {
     viewersOnly: values['viewers-only'],
     usersOnly: values['users-only'],
     streamOnly: values['stream-only'],
+    bulkOnly: values['bulk-only'],
     runs,
     apiArgs,
   };
@@ -375,6 +390,23 @@ async function benchStream(): Promise<void> {
   console.log(`\nThe websocket streams took ${fixed((performance.now() - started) / 1000, 1)} s.`);
 }
 
+/** The bulk download section: every part of profile-bulk through the HTTP server, and the memory it takes. */
+async function benchBulkDownload(options: Options): Promise<void> {
+  const started = performance.now();
+  const busyBefore = await busyBeforeSection('bulk downloads');
+  const result = await measureBulkDownload();
+  console.log(`\n${bulkDownloadHeading(result)}\n`);
+  console.log(bulkDownloadTable(result));
+  console.log(
+    "\n'RSS rise MB': the peak resident memory of this process (server and the client, which drops every byte it reads) during the downloads, over its resident memory after a warm-up part.",
+  );
+  if (options.json) {
+    const machine = { cores: availableParallelism(), node: process.version, busyBeforePercent: busyBefore };
+    console.log(JSON.stringify({ machine, bulkDownload: result }, null, 2));
+  }
+  console.log(`\nBulk downloads took ${fixed((performance.now() - started) / 1000, 1)} s.`);
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   // Read before the site's settings below take DATABASE_URL away from this process.
@@ -385,6 +417,10 @@ async function main(): Promise<number> {
   }
   if (options.streamOnly) {
     await benchStream();
+    return 0;
+  }
+  if (options.bulkOnly) {
+    await benchBulkDownload(options);
     return 0;
   }
   // The production build on ports of its own, over a throwaway database with the small demo set.
@@ -487,6 +523,7 @@ async function main(): Promise<number> {
     apiExit = await runApiBenchmark(options.apiArgs);
     await benchAdminUsers(options, postgresUrl);
     await benchStream();
+    await benchBulkDownload(options);
   }
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
