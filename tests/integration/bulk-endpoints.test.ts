@@ -228,6 +228,42 @@ describe('bulk files as FMP serves them', () => {
   });
 });
 
+describe('bulk files in the API description', () => {
+  it('gives each file its call weight and CSV as the first format in the OpenAPI document', async () => {
+    const res = await h.request('/stable/openapi.json');
+    const document = (await res.json()) as {
+      paths: Record<
+        string,
+        { get: Record<string, unknown> & { responses: Record<string, { content?: object }> } }
+      >;
+    };
+    for (const endpoint of bulkEndpoints) {
+      const operation = document.paths[`/stable/${endpoint.path}`]?.get;
+      expect(operation?.['x-call-weight'], endpoint.path).toBe(BULK_CALL_WEIGHT);
+      expect(operation?.tags).toEqual(['Bulk']);
+      expect(Object.keys(operation?.responses['200']?.content ?? {})[0]).toBe('text/csv');
+      expect(Object.keys(operation?.responses ?? {})).toEqual(
+        expect.arrayContaining(['206', '402', '416', '429']),
+      );
+    }
+  });
+
+  it('refuses a bulk file asked for without HTTP (a tool call) with 400 pointing to the download, costing nothing', async () => {
+    const endpoint = bulkEndpoints.find((candidate) => candidate.path === 'dcf-bulk');
+    if (endpoint === undefined) throw new Error('no dcf-bulk');
+    const key = await h.keyFor('monthlyT3');
+    const outcome = await h.api.pipeline.call(endpoint, '', { key, client: () => 'tool' });
+    expect(outcome).toMatchObject({
+      ok: false,
+      status: 400,
+      message: 'dcf-bulk is a bulk file: download it over HTTP at /stable/dcf-bulk.',
+    });
+    const [plan] = await h.db.select().from(pricePlans).where(eq(pricePlans.code, 'monthlyT3'));
+    const quote = await h.request('/stable/quote', { symbol: 'AAPL', apikey: key });
+    expect(quote.headers.get('ratelimit')).toContain(`"minute";r=${(plan?.callsPerMinute ?? 0) - 1};`);
+  });
+});
+
 describe('bulk files and plans', () => {
   it('refuses plans below Power with 402 naming the Power plan', async () => {
     const key = await h.keyFor('monthlyT2');
