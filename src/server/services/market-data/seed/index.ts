@@ -45,6 +45,7 @@ import {
 } from './fundamentals.ts';
 import { intradayBars } from './intraday.ts';
 import { moveArticles, resultsArticle, transcript, type NewsRow } from './news.ts';
+import { FILINGS_SEED_TABLES, pushCompanyFilings, pushCrossSymbolFilings, pushHoldings } from './filings.ts';
 import { esgRows, insiderRows, institutionalRows, senateRows } from './ownership.ts';
 import {
   buildFactors,
@@ -120,6 +121,7 @@ const MARKET_TABLES: readonly PgTable[] = [
   insiderTrades,
   senateTrades,
   institutionalOwnership,
+  ...Object.values(FILINGS_SEED_TABLES).map(([table]) => table),
   companyProfiles,
   securities,
   news,
@@ -389,9 +391,9 @@ function pushCoreCompanyData(
   for (const g of gradeRows(seed, spec, asOfDay)) {
     out.grades.push([g.id, g.symbol, g.date, g.gradingCompany, g.previousGrade, g.newGrade, g.action]);
   }
-  for (const row of institutionalRows(seed, series, cik, asOfDay, 8)) {
-    out.institutions.push([row.symbol, row.year, row.quarter, row.data]);
-  }
+  const summaries = institutionalRows(seed, series, cik, asOfDay, 8);
+  for (const row of summaries) out.institutions.push([row.symbol, row.year, row.quarter, row.data]);
+  pushHoldings(out, seed, spec, summaries, asOfDay);
   const announced = fundamentals.quarters.filter((q) => q.announcementDay <= asOfDay);
   const yearAgo = (q: PeriodStatements): PeriodStatements | undefined =>
     fundamentals.quarters.find((p) => p.fiscalYear === q.fiscalYear - 1 && p.quarter === q.quarter);
@@ -425,9 +427,9 @@ function pushCompanyData(
   pushAnalystData(run, spec, series, fundamentals);
   const executives = run.executivesBySymbol.get(spec.symbol) ?? [];
   const insiderRate = spec.tier === 'core' ? 0.55 : run.scale === 'test' ? 0.25 : 0.012;
-  for (const row of insiderRows(seed, series, ids.cik, executives, asOfDay, insiderRate)) {
-    run.out.insiders.push([row.id, row.symbol, row.filingDate, row.data]);
-  }
+  const insiders = insiderRows(seed, series, ids.cik, executives, asOfDay, insiderRate);
+  for (const row of insiders) run.out.insiders.push([row.id, row.symbol, row.filingDate, row.data]);
+  pushCompanyFilings(run.out, seed, spec, fundamentals, quarterCount(run.scale, spec), insiders, asOfDay);
   if (spec.tier === 'core') pushCoreCompanyData(run, spec, series, fundamentals, ids.cik, executives);
   if (spec.tier !== 'tail') run.articles.push(...moveArticles(seed, series, asOfDay, 90, 3.8, 2));
 }
@@ -488,6 +490,7 @@ function pushCrossSymbolTables(run: SeedRun, universe: readonly SecuritySpec[]):
     out.esg.push([row.symbol, row.fiscalYear, row.esgRiskRating, row.industryRank]);
   for (const row of senateRows(seed, universe, asOfDay))
     out.senate.push([row.id, row.symbol, row.disclosureDate, row.data]);
+  pushCrossSymbolFilings(out, seed, universe, asOfDay);
   articles.sort((a, b) => a.publishedAt.localeCompare(b.publishedAt) || a.url.localeCompare(b.url));
   for (const a of articles) {
     out.news.push([

@@ -24,6 +24,7 @@ import {
 } from '../../../db/market-schema.ts';
 import { RowBuffer, type ColumnKind } from './bulk.ts';
 import { TREASURY_MATURITIES } from './economy.ts';
+import { FILINGS_SEED_TABLES } from './filings.ts';
 
 /** A table the demo data set writes, with the columns of its rows in the order they are pushed. */
 type SeedTable = readonly [table: PgTable, columns: readonly (readonly [PgColumn, ColumnKind])[]];
@@ -263,6 +264,7 @@ const SEED_TABLES = {
       [economicIndicators.value, 'float'],
     ],
   ],
+  ...FILINGS_SEED_TABLES,
 } satisfies Record<string, SeedTable>;
 
 /** The name a generator step pushes a table's rows under. */
