@@ -9,6 +9,7 @@ import { companyEndpoints } from './company.ts';
 import { companyFactEndpoints } from './company-facts.ts';
 import { directoryEndpoints } from './directory.ts';
 import { economicsEndpoints } from './economics.ts';
+import { filingEndpoints } from './filings.ts';
 import { eventEndpoints } from './events.ts';
 import { fundamentalEndpoints } from './fundamentals.ts';
 import { listEndpoints } from './lists.ts';
@@ -45,6 +46,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...alternativeEndpoints,
   ...technicalEndpoints,
   ...bulkEndpoints,
+  ...filingEndpoints,
 ];
 
 /**
