@@ -3,9 +3,13 @@ import { insiderEndpoints } from './insiders.ts';
 import { ownershipEndpoints } from './ownership.ts';
 import { secFilingEndpoints } from './sec-filings.ts';
 
-/** SEC filings, insider and congress trading, 13F holdings, beneficial ownership and private offerings. */
+/**
+ * Insider and congress trading, beneficial ownership, SEC filings, 13F holdings and private offerings, in
+ * documentation order (each group together).
+ */
 export const filingEndpoints: readonly EndpointDefinition[] = [
-  ...secFilingEndpoints,
+  // Insider and congress searches continue the alternative data group, which the list before them ends with.
   ...insiderEndpoints,
+  ...secFilingEndpoints,
   ...ownershipEndpoints,
 ];
