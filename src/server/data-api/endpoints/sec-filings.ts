@@ -275,6 +275,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
       isFund: z.boolean().describe('Whether it is a fund'),
     }),
     symbolParam: 'symbol',
+    csv: true,
     maxAge: 86400,
     cadence: REGISTRANT_CADENCE,
     example: 'symbol=AAPL',
