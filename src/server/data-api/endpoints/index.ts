@@ -17,6 +17,7 @@ import { marketEndpoints } from './market.ts';
 import { marketsEndpoints } from './markets.ts';
 import { newsEndpoints } from './news.ts';
 import { quoteEndpoints } from './quotes.ts';
+import { researchEndpoints } from './research.ts';
 import { searchEndpoints } from './search.ts';
 import { statementEndpoints } from './statements.ts';
 import { statementDerivedEndpoints } from './statements-derived.ts';
@@ -47,6 +48,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...technicalEndpoints,
   ...bulkEndpoints,
   ...filingEndpoints,
+  ...researchEndpoints,
 ];
 
 /**

@@ -13,7 +13,8 @@ import {
 } from '../endpoint.ts';
 import { DATA_TIERS, InvalidParametersError, type DataTier } from '../../services/market-data/plan-access.ts';
 
-const newsRow = z.object({
+/** FMP's news row, shared by every news feed. */
+export const newsRow = z.object({
   symbol: z.string().describe('Ticker symbol the article is about'),
   publishedDate: z.string().describe('Publication time (YYYY-MM-DD HH:mm:ss, UTC)'),
   publisher: z.string().describe('Publisher of the article'),

@@ -1,0 +1,13 @@
+import type { EndpointDefinition } from '../endpoint.ts';
+import { analystResearchEndpoints } from './analyst-research.ts';
+import { calendarEndpoints } from './calendars.ts';
+import { feedEndpoints } from './feeds.ts';
+import { valuationEndpoints } from './valuation.ts';
+
+/** Research data: analysts' notes and ratings, news feeds, transcripts' indexes, calendars, valuation. */
+export const researchEndpoints: EndpointDefinition[] = [
+  ...analystResearchEndpoints,
+  ...feedEndpoints,
+  ...calendarEndpoints,
+  ...valuationEndpoints,
+];
