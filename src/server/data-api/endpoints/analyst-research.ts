@@ -4,7 +4,7 @@ import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 import { ratingHistoryRows, ratingSnapshotRows } from '../../services/market-data/ratings.ts';
 import { defineEndpoint, limitParam, pageParam, symbolParam, type EndpointDefinition } from '../endpoint.ts';
 
-const GROUP = 'Analysts';
+const GROUP = 'Ratings and analyst notes';
 
 const gradeNewsRow = z.object({
   symbol: z.string().describe('Ticker symbol'),

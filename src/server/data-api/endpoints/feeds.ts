@@ -42,7 +42,7 @@ function latestNews(
 ): EndpointDefinition {
   return defineEndpoint({
     path: `news/${category}-latest`,
-    group: 'News',
+    group: 'News feeds',
     summary,
     description: `${description} Newest first, optionally within publication days; page through older ones with page.`,
     tier,
@@ -68,7 +68,7 @@ const TRANSCRIPT_CADENCE: UpdateCadence = {
 export const feedEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'fmp-articles',
-    group: 'News',
+    group: 'News feeds',
     summary: 'House articles',
     description:
       'Articles of our own research desk, newest first: one on each reported quarter, setting the earnings per share against the analysts’ consensus (a beat or miss beyond 1 %) with the revenue. content is HTML; tickers names the listing as EXCHANGE:SYMBOL.',
@@ -101,7 +101,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   ),
   defineEndpoint({
     path: 'news/press-releases-latest',
-    group: 'News',
+    group: 'News feeds',
     summary: 'Latest press releases',
     description:
       'Companies’ own announcements of every company, newest first: dividend declarations (before the open on the declaration day) and quarterly results (after the close on the report day). Optionally within publication days; page through older ones with page.',
@@ -132,7 +132,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   latestNews('forex', DATA_TIERS.global, 'Latest forex news', 'Articles about currency pairs, all pairs.'),
   defineEndpoint({
     path: 'news/press-releases',
-    group: 'News',
+    group: 'News feeds',
     summary: 'Press releases',
     description:
       'The announcements of the given companies, newest first: dividend declarations and quarterly results. Optionally within publication days; page through older ones with page.',
@@ -151,7 +151,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'earning-call-transcript-latest',
-    group: 'Transcripts',
+    group: 'Transcript lists',
     summary: 'Latest earnings call transcripts',
     description:
       'The newest earnings calls of every company with transcripts, newest call first: which fiscal quarter each covers and when it was held. Read a call’s text with earning-call-transcript.',
@@ -171,7 +171,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'earning-call-transcript-dates',
-    group: 'Transcripts',
+    group: 'Transcript lists',
     summary: 'Transcript dates',
     description:
       'The fiscal quarters of a company whose earnings call transcript is available, newest first, with the day of each call.',
@@ -191,7 +191,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'earnings-transcript-list',
-    group: 'Transcripts',
+    group: 'Transcript lists',
     summary: 'Companies with transcripts',
     description:
       'Every company whose earnings call transcripts are available, by symbol, with how many (the count as a string, as FMP writes it).',
