@@ -1,7 +1,7 @@
 import { and, desc, eq, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shiftIsoDays } from '../../src/lib/iso-date.ts';
-import { dividends, economicIndicators } from '../../src/server/db/schema.ts';
+import { dividends, economicIndicators, securities } from '../../src/server/db/schema.ts';
 import { ratingOf } from '../../src/server/services/market-data/ratings.ts';
 import { openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 
@@ -349,5 +349,132 @@ describe('custom discounted cash flow', () => {
     const refused = await refusal('custom-discounted-cash-flow', { symbol: 'AAPL', taxRate: '1.5' });
     expect(refused.status).toBe(400);
     expect(refused.message).toContain('taxRate');
+  });
+});
+
+describe('price targets', () => {
+  it('counts and averages the published targets over the last month, quarter, year and all time', async () => {
+    const notes = await rows('price-target-news', { symbol: 'NVDA', limit: '100' });
+    expect(notes.length).toBeGreaterThan(3);
+    const [summary] = await rows('price-target-summary', { symbol: 'NVDA' });
+    const since = (day: string): number[] =>
+      notes
+        .filter((note) => String(note.publishedDate).slice(0, 10) > day)
+        .map((note) => Number(note.adjPriceTarget));
+    const mean = (values: number[]): number =>
+      values.length === 0 ? 0 : Math.round((values.reduce((a, b) => a + b, 0) / values.length) * 100) / 100;
+    const year = since('2025-11-20');
+    const quarter = since('2026-08-20');
+    expect(summary?.allTimeCount).toBe(notes.length);
+    expect(summary?.allTimeAvgPriceTarget).toBe(mean(since('0000-00-00')));
+    expect(summary?.lastYearCount).toBe(year.length);
+    expect(summary?.lastYearAvgPriceTarget).toBe(mean(year));
+    expect(summary?.lastQuarterCount).toBe(quarter.length);
+    expect(summary?.lastQuarterAvgPriceTarget).toBe(mean(quarter));
+    const publishers = JSON.parse(String(summary?.publishers)) as string[];
+    expect(publishers).toEqual([...new Set(notes.map((note) => String(note.newsPublisher)))].sort());
+  });
+
+  it('sets each target within the stored low and high targets, scaled to the price of the day', async () => {
+    const [consensus] = await rows('price-target-consensus', { symbol: 'AAPL' });
+    const [quote] = await rows('quote', { symbol: 'AAPL' });
+    const notes = await rows('price-target-news', { symbol: 'AAPL', limit: '100' });
+    for (const note of notes) {
+      const scale = Number(note.priceWhenPosted) / Number(quote?.price);
+      expect(Number(note.priceTarget)).toBeGreaterThanOrEqual(Number(consensus?.targetLow) * scale - 0.01);
+      expect(Number(note.priceTarget)).toBeLessThanOrEqual(Number(consensus?.targetHigh) * scale + 0.01);
+    }
+    const latest = await rows('price-target-latest-news', { limit: '5' });
+    expect(latest).toHaveLength(5);
+  });
+});
+
+describe('commitment of traders', () => {
+  it('lists the commodities and reports positions whose two sides add up to the open interest', async () => {
+    const list = await rows('commitment-of-traders-list', {});
+    expect(list.map((row) => row.symbol)).toContain('GCUSD');
+    const reports = await rows('commitment-of-traders-report', {
+      symbol: 'GCUSD',
+      from: '2026-09-01',
+      to: '2026-11-20',
+    });
+    expect(reports.length).toBeGreaterThan(8);
+    for (const report of reports) {
+      const spread = Number(report.noncommPositionsSpreadAll);
+      expect(
+        Number(report.noncommPositionsLongAll) +
+          spread +
+          Number(report.commPositionsLongAll) +
+          Number(report.nonreptPositionsLongAll),
+      ).toBe(report.openInterestAll);
+      expect(
+        Number(report.noncommPositionsShortAll) +
+          spread +
+          Number(report.commPositionsShortAll) +
+          Number(report.nonreptPositionsShortAll),
+      ).toBe(report.openInterestAll);
+    }
+    expect(
+      (
+        await refusal('commitment-of-traders-report', {
+          symbol: 'GCUSD',
+          from: '2026-01-01',
+          to: '2026-06-01',
+        })
+      ).status,
+    ).toBe(400);
+  });
+
+  it('reads each report against the week before', async () => {
+    const reports = await rows('commitment-of-traders-report', {
+      symbol: 'CLUSD',
+      from: '2026-10-01',
+      to: '2026-11-20',
+    });
+    const [analysis] = await rows('commitment-of-traders-analysis', {
+      symbol: 'CLUSD',
+      from: '2026-10-01',
+      to: '2026-11-20',
+    });
+    const [latest, before] = reports as [Row, Row];
+    const long = Number(latest.noncommPositionsLongAll);
+    const short = Number(latest.noncommPositionsShortAll);
+    expect(analysis?.date).toBe(latest.date);
+    expect(analysis?.currentLongMarketSituation).toBe(Math.round((long / (long + short)) * 10_000) / 100);
+    expect(analysis?.marketSituation).toBe(long > short ? 'Bullish' : 'Bearish');
+    expect(analysis?.netPostion).toBe(long - short);
+    expect(analysis?.previousNetPosition).toBe(
+      Number(before.noncommPositionsLongAll) - Number(before.noncommPositionsShortAll),
+    );
+  });
+});
+
+describe('ESG', () => {
+  it('discloses scores whose mean is the ESG score, and benchmarks each sector by the mean of its companies', async () => {
+    const disclosures = await rows('esg-disclosures', { symbol: 'AAPL' });
+    expect(disclosures.length).toBeGreaterThan(0);
+    const [latest] = disclosures as [Row];
+    expect(Number(latest.ESGScore)).toBeCloseTo(
+      (Number(latest.environmentalScore) + Number(latest.socialScore) + Number(latest.governanceScore)) / 3,
+      1,
+    );
+    const fiscalYear = Number(String(latest.date).slice(0, 4)) - 1;
+    const benchmark = await rows('esg-benchmark', { year: String(fiscalYear) });
+    const technology = benchmark.find((row) => row.sector === 'Technology');
+    const members = await h.db
+      .select({ symbol: securities.symbol })
+      .from(securities)
+      .where(eq(securities.sector, 'Technology'));
+    const scores: number[] = [];
+    for (const { symbol } of members) {
+      const own = await rows('esg-disclosures', { symbol });
+      const ofYear = own.find((row) => Number(String(row.date).slice(0, 4)) === fiscalYear + 1);
+      if (ofYear !== undefined) scores.push(Number(ofYear.ESGScore));
+    }
+    expect(scores.length).toBeGreaterThan(1);
+    expect(technology?.ESGScore).toBe(
+      Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100,
+    );
+    expect((await refusal('esg-benchmark', {})).message).toContain('year');
   });
 });

@@ -22,6 +22,7 @@ export * from './market-schema-company.ts';
 export * from './market-schema-markets.ts';
 export * from './market-schema-stmts.ts';
 export * from './market-schema-filings.ts';
+export * from './market-schema-research.ts';
 
 // Enumerations are text columns with check constraints rather than Postgres enums, so that the whole
 // schema can be created inside any search_path (tests give each run a private schema).

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { gradeNewsRows, gradesHistoryRows } from '../../services/market-data/grade-feeds.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 import { ratingHistoryRows, ratingSnapshotRows } from '../../services/market-data/ratings.ts';
+import { priceTargetNewsRows, priceTargetSummaryRows } from '../../services/market-data/research-data.ts';
 import { defineEndpoint, limitParam, pageParam, symbolParam, type EndpointDefinition } from '../endpoint.ts';
 
 const GROUP = 'Ratings and analyst notes';
@@ -19,6 +20,25 @@ const gradeNewsRow = z.object({
   action: z.string().describe('Kind of action, e.g. upgrade, downgrade or maintain'),
   priceWhenPosted: z.number().describe('Close of the trading day before the note'),
 });
+
+const priceTargetNewsRow = z.object({
+  symbol: z.string().describe('Ticker symbol'),
+  publishedDate: z.string().describe('Publication time (ISO 8601, UTC)'),
+  newsURL: z.string().describe('Link to the note'),
+  newsTitle: z.string().describe('Headline of the note'),
+  analystName: z.string().describe('Analyst who set the target'),
+  priceTarget: z.number().describe('Twelve-month price target, in the shares of the day'),
+  adjPriceTarget: z.number().describe('The target in today’s shares (divided by later split ratios)'),
+  priceWhenPosted: z.number().describe('Close of the trading day before the note'),
+  newsPublisher: z.string().describe('Publisher of the note'),
+  newsBaseURL: z.string().describe('Site the note appeared on'),
+  analystCompany: z.string().describe('Broker or research firm of the analyst'),
+});
+
+const TARGET_CADENCE = {
+  frequency: 'as-published',
+  when: 'As analysts publish targets, during and after the trading day.',
+} as const;
 
 const scoreFields = {
   rating: z.string().describe('Letter rating from A+ to D−: the mean of the six scores by thirds'),
@@ -50,6 +70,64 @@ const RATING_METHOD =
 
 /** Brokers' rating history and notes, and the ratings computed from the fundamentals. */
 export const analystResearchEndpoints: EndpointDefinition[] = [
+  defineEndpoint({
+    path: 'price-target-summary',
+    group: GROUP,
+    summary: 'Price target summary',
+    description:
+      'How many twelve-month price targets analysts published for a symbol over the last month, quarter (three months) and year up to today and in all, with the mean of each set in today’s shares (adjPriceTarget, to the cent), and the publishers as a JSON list.',
+    tier: DATA_TIERS.professional,
+    params: z.object({ symbol: symbolParam }),
+    row: z.object({
+      symbol: z.string().describe('Ticker symbol'),
+      lastMonthCount: z.number().describe('Targets published in the last month'),
+      lastMonthAvgPriceTarget: z.number().describe('Their mean, 0 without any'),
+      lastQuarterCount: z.number().describe('Targets published in the last three months'),
+      lastQuarterAvgPriceTarget: z.number().describe('Their mean, 0 without any'),
+      lastYearCount: z.number().describe('Targets published in the last year'),
+      lastYearAvgPriceTarget: z.number().describe('Their mean, 0 without any'),
+      allTimeCount: z.number().describe('Targets published in all'),
+      allTimeAvgPriceTarget: z.number().describe('Their mean'),
+      publishers: z.string().describe('Publishers of the targets, a JSON list of names'),
+    }),
+    symbolParam: 'symbol',
+    csv: true,
+    maxAge: 3600,
+    cadence: TARGET_CADENCE,
+    example: 'symbol=AAPL',
+    handler: ({ db, params, now }) => priceTargetSummaryRows(db, params.symbol, now),
+  }),
+  defineEndpoint({
+    path: 'price-target-news',
+    group: GROUP,
+    summary: 'Price target notes',
+    description:
+      'The notes in which analysts set a symbol’s twelve-month price target, newest first, with the price when each was posted; page through older ones with page.',
+    tier: DATA_TIERS.professional,
+    params: z.object({ symbol: symbolParam, page: pageParam, limit: limitParam(10, 100) }),
+    row: priceTargetNewsRow,
+    symbolParam: 'symbol',
+    csv: true,
+    maxAge: 3600,
+    cadence: TARGET_CADENCE,
+    example: 'symbol=AAPL',
+    handler: ({ db, params, now }) => priceTargetNewsRows(db, params, now),
+  }),
+  defineEndpoint({
+    path: 'price-target-latest-news',
+    group: GROUP,
+    summary: 'Latest price target notes',
+    description:
+      'The newest price-target notes of every covered company, newest first; page through older ones with page.',
+    tier: DATA_TIERS.professional,
+    params: z.object({ page: pageParam, limit: limitParam(10, 1000) }),
+    row: priceTargetNewsRow,
+    csv: true,
+    maxAge: 300,
+    cadence: TARGET_CADENCE,
+    example: 'page=0&limit=10',
+    handler: ({ db, params, now }) => priceTargetNewsRows(db, params, now),
+  }),
   defineEndpoint({
     path: 'grades-historical',
     group: GROUP,

@@ -82,6 +82,7 @@ function verb(action: string): string {
     downgrade: 'downgrades',
     maintain: 'maintains',
     init: 'initiates coverage of',
+    initialise: 'initiates coverage of',
     initiate: 'initiates coverage of',
     reiterate: 'reiterates',
   };

@@ -30,6 +30,7 @@ import {
   indexConstituents,
 } from '../../../db/market-schema-markets.ts';
 import { revenueSegments } from '../../../db/market-schema-stmts.ts';
+import { cotReports, esgDisclosures, priceTargetNews } from '../../../db/market-schema-research.ts';
 import { earningsRows, estimateRows, gradeRows, priceTargetRow } from './analysts.ts';
 import { acceptsBinaryArrays, canSkipTriggers, inTransaction, suspendIndexes } from './bulk.ts';
 import { fromDay, latestWeekday, toDay } from './calendar.ts';
@@ -47,6 +48,7 @@ import { intradayBars } from './intraday.ts';
 import { moveArticles, resultsArticle, transcript, type NewsRow } from './news.ts';
 import { FILINGS_SEED_TABLES, pushCompanyFilings, pushCrossSymbolFilings, pushHoldings } from './filings.ts';
 import { esgRows, insiderRows, institutionalRows, senateRows } from './ownership.ts';
+import { seedResearchData } from './research.ts';
 import {
   buildFactors,
   generateSeries,
@@ -106,6 +108,9 @@ const MARKET_TABLES: readonly PgTable[] = [
   indexConstituentChanges,
   indexConstituents,
   revenueSegments,
+  priceTargetNews,
+  esgDisclosures,
+  cotReports,
   dailyPrices,
   intradayPrices,
   financialStatements,
@@ -569,6 +574,7 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
   await flushBuffers(db, out, skipTriggers);
   const marketCounts = await seedMarkets(db, seed, universe, asOfDay);
   log(`revenue segments: ${String(await seedRevenueSegments(db, seed))} rows`);
+  const research = await seedResearchData(db, seed, asOfDay);
 
   const facts = await seedCompanyFacts(db, {
     seed,
@@ -580,5 +586,11 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
   await recordDataset(db, seed, scale, asOf);
   const elapsedMs = Math.round(performance.now() - started);
   log(`done in ${(elapsedMs / 1000).toFixed(1)} s`);
-  return { seed, scale, asOf, counts: { ...rowCounts(out), ...marketCounts, ...facts }, elapsedMs };
+  return {
+    seed,
+    scale,
+    asOf,
+    counts: { ...rowCounts(out), ...marketCounts, ...facts, ...research },
+    elapsedMs,
+  };
 }

@@ -322,17 +322,27 @@ const SECTOR_ESG: Readonly<Record<string, number>> = {
   Utilities: 48,
 };
 
+/**
+ * A company's ESG score of a fiscal year (0–100, higher is better): its sector's level, its own lasting
+ * difference and the year's. The rating letter and the disclosed scores both come from it.
+ */
+export function esgScore(
+  seed: number,
+  spec: Pick<SecuritySpec, 'symbol' | 'sector'>,
+  fiscalYear: number,
+): number {
+  const base = createRandom(seed, 'esg', spec.symbol).normal() * 12;
+  const year = createRandom(seed, 'esg', spec.symbol, fiscalYear).normal() * 3;
+  return (SECTOR_ESG[spec.sector] ?? 50) + base + year;
+}
+
 /** ESG ratings of the companies with statements for the three fiscal years before the "as of" year, ranked within industries. */
 export function esgRows(seed: number, specs: readonly SecuritySpec[], asOfDay: number): EsgRow[] {
   const rated = specs.filter((s) => s.assetType === 'stock' && s.fundamentals);
   const rows: EsgRow[] = [];
   const lastYear = yearOf(asOfDay) - 1;
   for (let fiscalYear = lastYear - 2; fiscalYear <= lastYear; fiscalYear += 1) {
-    const scored = rated.map((spec) => {
-      const base = createRandom(seed, 'esg', spec.symbol).normal() * 12;
-      const year = createRandom(seed, 'esg', spec.symbol, fiscalYear).normal() * 3;
-      return { spec, score: (SECTOR_ESG[spec.sector] ?? 50) + base + year };
-    });
+    const scored = rated.map((spec) => ({ spec, score: esgScore(seed, spec, fiscalYear) }));
     const byIndustry = new Map<string, typeof scored>();
     for (const entry of scored) {
       const list = byIndustry.get(entry.spec.industry) ?? [];
