@@ -1,7 +1,7 @@
-import { and, desc, eq, lte } from 'drizzle-orm';
+import { and, desc, eq, gte, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shiftIsoDays } from '../../src/lib/iso-date.ts';
-import { dividends, economicIndicators, securities } from '../../src/server/db/schema.ts';
+import { dailyPrices, dividends, economicIndicators, securities } from '../../src/server/db/schema.ts';
 import { ratingOf } from '../../src/server/services/market-data/ratings.ts';
 import { openDataApiHarness, type DataApiHarness } from './data-api-harness.ts';
 
@@ -476,5 +476,30 @@ describe('ESG', () => {
       Math.round((scores.reduce((a, b) => a + b, 0) / scores.length) * 100) / 100,
     );
     expect((await refusal('esg-benchmark', {})).message).toContain('year');
+  });
+});
+
+describe('IPOs', () => {
+  it('files the S-1 60 days before the listing and prices the offering at the first open less a 7 % spread', async () => {
+    const [listing] = await rows('ipos-calendar', { from: '2022-08-15', to: '2022-10-31' });
+    expect(listing?.symbol).toBe('SAE');
+    const [disclosure] = await rows('ipos-disclosure', { from: '2022-06-01', to: '2022-08-15' });
+    expect(disclosure?.symbol).toBe('SAE');
+    expect(disclosure?.filingDate).toBe(shiftIsoDays(String(listing?.date), -60));
+    expect(disclosure?.effectivenessDate).toBe(shiftIsoDays(String(listing?.date), -1));
+    const [prospectus] = await rows('ipos-prospectus', { from: '2022-08-15', to: '2022-10-31' });
+    const price = Number(prospectus?.pricePublicPerShare);
+    const [firstBar] = await h.db
+      .select({ open: dailyPrices.open })
+      .from(dailyPrices)
+      .where(and(eq(dailyPrices.symbol, 'SAE'), gte(dailyPrices.date, String(listing?.date))))
+      .orderBy(dailyPrices.date)
+      .limit(1);
+    expect(price).toBe(Math.round((firstBar?.open ?? 0) * 100) / 100);
+    expect(prospectus?.discountsAndCommissionsPerShare).toBe(Math.round(price * 0.07 * 100) / 100);
+    expect(prospectus?.proceedsBeforeExpensesPerShare).toBeCloseTo(
+      price - Number(prospectus?.discountsAndCommissionsPerShare),
+      2,
+    );
   });
 });

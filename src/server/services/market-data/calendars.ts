@@ -416,3 +416,136 @@ export async function ipoCalendarRows(db: Db, window: CalendarWindow, now: Date)
     };
   });
 }
+
+/** Days before the first trading day a listing's registration statement (S-1) is filed. */
+export const REGISTRATION_LEAD_DAYS = 60;
+/** The underwriters' gross spread of a US offering, as a share of the offer price. */
+export const GROSS_SPREAD = 0.07;
+/** Shares sold in the offering, as a share of today's shares outstanding. */
+export const OFFERED_SHARE = 0.1;
+
+/** A listing's offering facts derived from its profile and first bar. */
+interface Offering {
+  symbol: string;
+  ipoDate: string;
+  cik: string;
+  firstOpen: number | null;
+  shares: number | null;
+}
+
+async function offerings(db: Db, window: CalendarWindow, shiftDays: number): Promise<Offering[]> {
+  const rows = await db
+    .select({
+      symbol: companyProfiles.symbol,
+      ipoDate: companyProfiles.ipoDate,
+      cik: companyProfiles.cik,
+      shares: securities.sharesOutstanding,
+      firstOpen: sql<
+        number | string | null
+      >`(select p.open from daily_prices p where p.symbol = "company_profiles"."symbol" and p.date >= "company_profiles"."ipo_date" order by p.date asc limit 1)`,
+    })
+    .from(companyProfiles)
+    .innerJoin(securities, sql`${securities.symbol} = ${companyProfiles.symbol}`)
+    .where(
+      and(
+        isNotNull(companyProfiles.ipoDate),
+        between(
+          companyProfiles.ipoDate,
+          shiftIsoDays(window.from, shiftDays),
+          shiftIsoDays(window.to, shiftDays),
+        ),
+      ),
+    )
+    .orderBy(asc(companyProfiles.ipoDate), asc(companyProfiles.symbol));
+  return rows.map((row) => ({
+    symbol: row.symbol,
+    ipoDate: row.ipoDate ?? '',
+    cik: row.cik,
+    firstOpen: row.firstOpen === null ? null : Number(row.firstOpen),
+    shares: row.shares,
+  }));
+}
+
+/** FMP's ipos-disclosure row. */
+export interface IpoDisclosureRow {
+  symbol: string;
+  filingDate: string;
+  acceptedDate: string;
+  effectivenessDate: string;
+  cik: string;
+  form: string;
+  url: string;
+}
+
+/**
+ * The registration statements (S-1) of listings filed in the window, by filing date: filed
+ * {@link REGISTRATION_LEAD_DAYS} days before the first trading day, effective the day before it.
+ */
+export async function ipoDisclosureRows(db: Db, window: CalendarWindow): Promise<IpoDisclosureRow[]> {
+  const rows = await offerings(db, window, REGISTRATION_LEAD_DAYS);
+  return rows.map((row) => {
+    const filed = shiftIsoDays(row.ipoDate, -REGISTRATION_LEAD_DAYS);
+    return {
+      symbol: row.symbol,
+      filingDate: filed,
+      acceptedDate: `${filed} 16:05:00`,
+      effectivenessDate: shiftIsoDays(row.ipoDate, -1),
+      cik: row.cik,
+      form: 'S-1',
+      url: `https://example.com/filings/${row.cik === '' ? row.symbol.toLowerCase() : row.cik}/s-1`,
+    };
+  });
+}
+
+/** FMP's ipos-prospectus row. */
+export interface IpoProspectusRow {
+  symbol: string;
+  acceptedDate: string;
+  filingDate: string;
+  ipoDate: string;
+  cik: string;
+  pricePublicPerShare: number;
+  pricePublicTotal: number;
+  discountsAndCommissionsPerShare: number;
+  discountsAndCommissionsTotal: number;
+  proceedsBeforeExpensesPerShare: number;
+  proceedsBeforeExpensesTotal: number;
+  form: string;
+  url: string;
+}
+
+const cents = (value: number): number => Math.round(value * 100) / 100;
+
+/**
+ * The final prospectuses (424B4) of listings priced in the window, by listing date, filed the day
+ * before trading began: the offer price is the first day's open, {@link OFFERED_SHARE} of today's
+ * shares are sold, and the underwriters keep the {@link GROSS_SPREAD} customary for US offerings.
+ * Listings that never traded are left out.
+ */
+export async function ipoProspectusRows(db: Db, window: CalendarWindow): Promise<IpoProspectusRow[]> {
+  const rows = await offerings(db, window, 0);
+  return rows.flatMap((row) => {
+    if (row.firstOpen === null || row.shares === null) return [];
+    const price = cents(row.firstOpen);
+    const offered = Math.round(row.shares * OFFERED_SHARE);
+    const spread = cents(price * GROSS_SPREAD);
+    const filed = shiftIsoDays(row.ipoDate, -1);
+    return [
+      {
+        symbol: row.symbol,
+        acceptedDate: `${filed} 17:30:00`,
+        filingDate: filed,
+        ipoDate: row.ipoDate,
+        cik: row.cik,
+        pricePublicPerShare: price,
+        pricePublicTotal: cents(price * offered),
+        discountsAndCommissionsPerShare: spread,
+        discountsAndCommissionsTotal: cents(spread * offered),
+        proceedsBeforeExpensesPerShare: cents(price - spread),
+        proceedsBeforeExpensesTotal: cents((price - spread) * offered),
+        form: '424B4',
+        url: `https://example.com/filings/${row.cik === '' ? row.symbol.toLowerCase() : row.cik}/424b4`,
+      },
+    ];
+  });
+}
