@@ -185,7 +185,7 @@ export const fundEndpoints: EndpointDefinition[] = [
       if (etf?.assetType !== 'etf') return [];
       const [[quote], facts, positions, ids] = await Promise.all([
         quotes(db, symbols, [etf.symbol], now),
-        quoteFacts(db, [etf.symbol], now),
+        quoteFacts(db, [etf], now),
         fundPositions(db, symbols, etf.symbol, now),
         identifiers(db, [etf.symbol]),
       ]);

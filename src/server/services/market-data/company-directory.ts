@@ -123,7 +123,11 @@ export async function latestMarketCaps(
   symbols: readonly string[],
   now: Date,
 ): Promise<Map<string, { date: string; marketCap: number }>> {
-  const facts = await quoteFacts(db, symbols, now);
+  const securities = symbols.flatMap((symbol) => {
+    const security = directory.get(symbol);
+    return security === undefined ? [] : [security];
+  });
+  const facts = await quoteFacts(db, securities, now);
   const caps = new Map<string, { date: string; marketCap: number }>();
   for (const [symbol, found] of facts) {
     const security = directory.get(symbol);

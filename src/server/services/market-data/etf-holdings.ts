@@ -41,7 +41,7 @@ async function usdRates(
   }
   const facts = await quoteFacts(
     db,
-    pairs.map((pair) => pair.symbol),
+    pairs.flatMap((pair) => directory.get(pair.symbol) ?? []),
     now,
   );
   for (const pair of pairs) {
@@ -64,7 +64,7 @@ async function valuePositions(
     if (security !== undefined) assets.set(security.symbol, security);
   }
   const [facts, rates] = await Promise.all([
-    quoteFacts(db, [...assets.keys()], now),
+    quoteFacts(db, [...assets.values()], now),
     usdRates(db, directory, new Set([...assets.values()].map((security) => security.currency)), now),
   ]);
   const byFund = new Map<string, Position[]>();

@@ -91,10 +91,10 @@ function horizonStart(horizon: PriceChangeHorizon, latest: string): string {
  */
 export async function stockPriceChange(
   db: Db,
-  security: Pick<Security, 'symbol' | 'assetType'>,
+  security: Pick<Security, 'symbol' | 'assetType' | 'exchange'>,
   now: Date,
 ): Promise<PriceChangeRow | null> {
-  const facts = (await quoteFacts(db, [security.symbol], now)).get(security.symbol);
+  const facts = (await quoteFacts(db, [security], now)).get(security.symbol);
   if (facts === undefined) return null;
   const bars = await dailyBars(db, security.symbol, { from: '1900-01-01', to: isoDay(now) }, 'split');
   const type: AssetType = security.assetType;
