@@ -171,6 +171,15 @@ describe('the OpenAPI document', () => {
     return doc.paths;
   }
 
+  it('lists FMP’s catalogue: at least 180 endpoints under /stable, each with a data tier and a cadence', async () => {
+    const paths = Object.entries(await operations()).filter(([path]) => path.startsWith('/stable/'));
+    expect(paths.length).toBeGreaterThanOrEqual(180);
+    for (const [path, item] of paths) {
+      expect(item.get['x-update-cadence'].label, path).toBeTruthy();
+      expect(typeof (item.get as unknown as Record<string, unknown>)['x-data-tier'], path).toBe('number');
+    }
+  });
+
   it('describes every endpoint with its parameters, the fields of its rows and the refusals it can answer', async () => {
     const paths = await operations();
     for (const endpoint of ALL_ENDPOINTS) {

@@ -57,7 +57,7 @@ const SYMBOL = 'AAPL';
 const YEAR_AGO = '2025-11-20';
 
 /** Every stable call of the library, named as the library names it, with arguments a client would pass. */
-const CALLS: readonly (readonly [string, (c: FMPClient) => Promise<APIResponse<unknown>>])[] = [
+const CALLS: readonly (readonly [string, (c: FMPClient) => Promise<APIResponse>])[] = [
   ['company.getCompanyProfile', (c) => new CompanyEndpoints(c).getCompanyProfile(SYMBOL)],
   ['company.getExecutiveCompensation', (c) => new CompanyEndpoints(c).getExecutiveCompensation(SYMBOL)],
   ['company.getCompanyNotes', (c) => new CompanyEndpoints(c).getCompanyNotes(SYMBOL)],
