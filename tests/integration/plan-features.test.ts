@@ -6,6 +6,7 @@ import { ALL_ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { openDatabase, type Database } from '../../src/server/db/client.ts';
 import { pricePlans, type PricePlan } from '../../src/server/db/schema.ts';
 import { raisedTiers } from '../../src/server/docs/reference.ts';
+import { STREAM_TIERS } from '../../src/server/data-api/streams.ts';
 import { SYMBOL_COVERAGE } from '../../src/server/services/market-data/directory.ts';
 import { readsHistory } from '../../src/server/services/market-data/plan-access.ts';
 
@@ -95,7 +96,28 @@ const DATA_LINES: Readonly<Record<string, DataLine>> = {
   'Crypto and forex news, economic indicators and ESG ratings': {
     endpoints: ['news/crypto', 'news/forex', 'economic-indicators', 'esg-ratings'],
   },
-  'Insider and senate trading': { endpoints: ['insider-trading/latest', 'senate-latest'] },
+  'Insider, Senate and House trading': {
+    endpoints: ['insider-trading/latest', 'insider-trading/search', 'senate-latest', 'house-latest'],
+  },
+  'SEC filings and Form 13F holdings': {
+    endpoints: [
+      'sec-filings-8k',
+      'sec-filings-financials',
+      'sec-filings-search/form-type',
+      'sec-filings-search/symbol',
+      'sec-profile',
+      'institutional-ownership/latest',
+      'institutional-ownership/extract',
+    ],
+  },
+  'ETF holdings, sector and country weightings': {
+    endpoints: ['etf/holdings', 'etf/info', 'etf/sector-weightings', 'etf/country-weightings'],
+  },
+  'Bulk CSV and JSON downloads': {
+    endpoints: ALL_ENDPOINTS.filter((endpoint) => endpoint.bulk !== undefined).map(
+      (endpoint) => endpoint.path,
+    ),
+  },
 };
 
 /** Why a data line is false for the plan; empty when it holds. */
@@ -175,6 +197,14 @@ function lineFailures(plan: PricePlan, line: string, catalogue: readonly PricePl
       ? []
       : [`the plan allows ${String(plan.callsPerMinute)} a minute and ${String(plan.callsPerDay)} a day`];
   }
+
+  // The websocket streams are not endpoints: their plan gate is the streams' own table.
+  if (line === 'Real-time US stock prices over a websocket stream')
+    return STREAM_TIERS.stocks <= plan.dataTier ? [] : ['the plan does not open the stocks stream'];
+  if (line === 'Live crypto and forex prices over websocket streams')
+    return STREAM_TIERS.crypto <= plan.dataTier && STREAM_TIERS.forex <= plan.dataTier
+      ? []
+      : ['the plan does not open the crypto and forex streams'];
 
   if (line === 'Personal, non-commercial use')
     return plan.planType === 'personal' ? [] : ['the plan is commercial'];
@@ -265,6 +295,11 @@ describe('the plans’ feature lines', () => {
       ),
     ).toEqual(['says the sample symbols, but the plan reads more']);
     expect(lineFailures(starter, 'Display to up to 10,000 end users', catalogue)).not.toEqual([]);
+    expect(lineFailures(starter, 'Real-time US stock prices over a websocket stream', catalogue)).toEqual([
+      'the plan does not open the stocks stream',
+    ]);
+    expect(lineFailures(starter, 'Bulk CSV and JSON downloads', catalogue)).not.toEqual([]);
+    expect(lineFailures(starter, 'SEC filings and Form 13F holdings', catalogue)).not.toEqual([]);
   });
 
   it('open annual statements and what is computed from them on the Free plan, and quarterly rows not', () => {
