@@ -3,7 +3,8 @@ import type { Db } from '../db/client.ts';
 import { pricePlans, users, type StatusState } from '../db/schema.ts';
 import { checkDatabase, rootCause } from '../app/health.ts';
 import { checkIdentityProvider, type Check } from '../auth/identity.ts';
-import type { DataPipeline } from '../data-api/pipeline.ts';
+import type { EndpointDefinition } from '../data-api/endpoint.ts';
+import type { DataCredential, DataPipeline } from '../data-api/pipeline.ts';
 import { createApiKey, revealApiKey } from '../services/api-keys.ts';
 import { redactSecrets } from '../app/errors.ts';
 import { CORE_COMPONENTS, statusGroups, type CoreComponentId } from './components.ts';
@@ -152,6 +153,29 @@ export function statusProbes(options: StatusProbeOptions): StatusProbe[] {
       });
     return key;
   };
+  /**
+   * A bulk file is probed by its first batch: admitted like any download (key, weight, plan), its
+   * header and first rows read from the database, the rest left unread.
+   */
+  const probeBulkFile = async (
+    endpoint: EndpointDefinition,
+    credential: DataCredential,
+  ): Promise<ProbeFinding> => {
+    const admitted = await options.pipeline().download(endpoint, endpoint.example, credential);
+    if (!admitted.ok) {
+      if (admitted.status === 401) key = undefined;
+      return down(`${endpoint.path}: ${String(admitted.status)} ${admitted.message}`);
+    }
+    const chunks = admitted.file.bytes();
+    try {
+      const first = await chunks.next();
+      const bytes = first.done === true ? 0 : first.value.length;
+      admitted.finish(200, bytes);
+      return bytes > 0 ? WORKING : down(`${endpoint.path}: an empty file`);
+    } finally {
+      await chunks.return(undefined);
+    }
+  };
   const callGroup = async (group: ReturnType<typeof statusGroups>[number]): Promise<ProbeFinding> => {
     let credential: string;
     try {
@@ -160,9 +184,10 @@ export function statusProbes(options: StatusProbeOptions): StatusProbe[] {
       return down(`no key to call with: ${rootCause(error)}`);
     }
     try {
-      const outcome = await options
-        .pipeline()
-        .call(group.endpoint, group.endpoint.example, { key: credential, client: () => 'status-probe' });
+      const endpoint = group.endpoint;
+      const probeCredential = { key: credential, client: () => 'status-probe' };
+      if (endpoint.bulk !== undefined) return await probeBulkFile(endpoint, probeCredential);
+      const outcome = await options.pipeline().call(endpoint, endpoint.example, probeCredential);
       if (outcome.ok) return WORKING;
       if (outcome.status === 401) key = undefined;
       return down(`${group.endpoint.path}: ${String(outcome.status)} ${outcome.message}`);

@@ -283,7 +283,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
       frequency: 'end-of-day',
       when: 'After each session’s close, when its daily bars are loaded; listings once a day, with the directory.',
     },
-    example: 'sector=Technology&marketCapMoreThan=1000000000&limit=20',
+    example: 'marketCapMoreThan=1000000000&sector=Technology&limit=20',
     csv: true,
     handler: ({ db, params, plan, now }) => companyScreener(db, params, plan.dataTier, now),
   }),

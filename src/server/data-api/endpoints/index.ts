@@ -24,8 +24,22 @@ import { statementDerivedEndpoints } from './statements-derived.ts';
 import { statementReportEndpoints } from './statement-reports.ts';
 import { technicalEndpoints } from './technical.ts';
 
+/**
+ * The endpoints with each group's endpoints together, groups in the order they first appear: a family
+ * of endpoints may add to a group another file started (the documentation lists each group once).
+ */
+function byGroup(endpoints: readonly EndpointDefinition[]): EndpointDefinition[] {
+  const groups = new Map<string, EndpointDefinition[]>();
+  for (const endpoint of endpoints) {
+    const group = groups.get(endpoint.group);
+    if (group === undefined) groups.set(endpoint.group, [endpoint]);
+    else group.push(endpoint);
+  }
+  return [...groups.values()].flat();
+}
+
 /** Every /stable/* endpoint in documentation order; the app routes and the OpenAPI document come from this list. */
-export const ENDPOINTS: readonly EndpointDefinition[] = [
+export const ENDPOINTS: readonly EndpointDefinition[] = byGroup([
   ...searchEndpoints,
   ...listEndpoints,
   ...directoryEndpoints,
@@ -49,7 +63,7 @@ export const ENDPOINTS: readonly EndpointDefinition[] = [
   ...bulkEndpoints,
   ...filingEndpoints,
   ...researchEndpoints,
-];
+]);
 
 /**
  * Every endpoint served under /stable/: the market data endpoints, then those about the caller's own
