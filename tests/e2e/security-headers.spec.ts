@@ -10,7 +10,13 @@ import {
 
 /** The end-to-end data API's port on this machine's names: where the pages may call it. */
 const DATA_API_PORT = process.env.E2E_DATA_API_PORT ?? '4352';
-const DATA_API_ORIGINS = [`http://localhost:${DATA_API_PORT}`, `http://127.0.0.1:${DATA_API_PORT}`];
+/** The data API over HTTP (the API viewer) and over its websockets (the symbol pages' live price). */
+const DATA_API_ORIGINS = [
+  `http://localhost:${DATA_API_PORT}`,
+  `http://127.0.0.1:${DATA_API_PORT}`,
+  `ws://localhost:${DATA_API_PORT}`,
+  `ws://127.0.0.1:${DATA_API_PORT}`,
+];
 
 const DASHBOARD = '/developer/docs/dashboard';
 
@@ -93,7 +99,7 @@ test.describe('security headers', () => {
       expect(parsed.get('base-uri'), path).toEqual(["'none'"]);
       expect(parsed.get('form-action'), path).toEqual(["'self'"]);
       // Exactly the site, the Auth emulator the running server names and the data API (the API viewer
-      // calls it), never a wildcard.
+      // calls it, the symbol pages stream from it), never a wildcard.
       expect(parsed.get('connect-src'), path).toEqual(["'self'", AUTH_EMULATOR_URL, ...DATA_API_ORIGINS]);
       for (const name of ['script-src', 'style-src']) {
         const sources = parsed.get(name) ?? [];

@@ -20,7 +20,12 @@ import {
 const BUILT = "script-src 'self' 'sha256-built'; style-src 'self' 'sha256-style'";
 const EMULATOR = '127.0.0.1:9799';
 /** Where the pages may call the data API when no address is published: its default port on this machine. */
-const LOCAL_DATA_API = ['http://localhost:4322', 'http://127.0.0.1:4322'];
+const LOCAL_DATA_API = [
+  'http://localhost:4322',
+  'http://127.0.0.1:4322',
+  'ws://localhost:4322',
+  'ws://127.0.0.1:4322',
+];
 const saved = { ...process.env };
 
 type Writer = (res: ServerResponse) => void;
@@ -195,12 +200,16 @@ describe('the pages’ configured sources', () => {
     expect([...sources]).toEqual([['connect-src', ['http://127.0.0.1:9099', ...LOCAL_DATA_API]]]);
   });
 
-  it('let the API viewer call the data API: its published origin, else its port on this machine', () => {
+  it('let the API viewer call the data API and the symbol pages stream from it: its published origin, else its port on this machine', () => {
     const published = configuredPageSources({
       FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
       PUBLIC_DATA_API_URL: 'https://data.example.com/v1/',
     });
-    expect(published.get('connect-src')).toEqual(['http://127.0.0.1:9099', 'https://data.example.com']);
+    expect(published.get('connect-src')).toEqual([
+      'http://127.0.0.1:9099',
+      'https://data.example.com',
+      'wss://data.example.com',
+    ]);
     const local = configuredPageSources({
       FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
       DATA_API_PORT: '4552',
@@ -209,6 +218,8 @@ describe('the pages’ configured sources', () => {
       'http://127.0.0.1:9099',
       'http://localhost:4552',
       'http://127.0.0.1:4552',
+      'ws://localhost:4552',
+      'ws://127.0.0.1:4552',
     ]);
   });
 

@@ -84,17 +84,24 @@ export function mergePolicies(...policies: Policy[]): Policy {
   return merged;
 }
 
+/** The websocket origin beside an HTTP one: http → ws, https → wss. */
+export function websocketOrigin(origin: string): string {
+  return origin.replace(/^http(s?):/i, 'ws$1:');
+}
+
 /**
  * The sources the running configuration adds to every page: against the Auth emulator, a
  * connection to that emulator (the address /api/client-config gives the browser); against a real
  * Firebase project, Google's identity endpoints, the loader of the SDK's helper frame and that
  * frame on the project's auth domain (Google's sign-in window needs them); plus the accounts API's
  * origins when PUBLIC_PORTAL_URL or PUBLIC_APP_SERVER_URL put it elsewhere, and the data API's
- * (the API viewer calls it as any client would).
+ * (the API viewer calls it as any client would), over HTTP and over its websockets (the symbol
+ * pages' live price streams from it; 'self' and an http source do not cover another origin's ws:).
  */
 export function configuredPageSources(env?: Environment): Policy {
   const emulator = authEmulatorUrl(readConfig(env));
-  const api = [...browserApiOrigins(env), ...browserDataApiOrigins(env)];
+  const dataApi = browserDataApiOrigins(env);
+  const api = [...browserApiOrigins(env), ...dataApi, ...dataApi.map(websocketOrigin)];
   if (emulator !== null) return new Map([['connect-src', [emulator, ...api]]]);
   return new Map([
     ['script-src', [GOOGLE_API_LOADER]],
