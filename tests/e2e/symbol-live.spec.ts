@@ -55,4 +55,22 @@ test.describe('the symbol pages’ live price', () => {
     const results = await new AxeBuilder({ page }).include('.symbol-header').analyze();
     expect(results.violations).toEqual([]);
   });
+
+  test('a Power subscriber on a crypto page sees the price move with the crypto stream, which trades round the clock', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(60_000);
+    await subscribe(page, request, 'monthlyT3');
+    const sockets: string[] = [];
+    page.on('websocket', (socket) => sockets.push(socket.url()));
+    await openPage(page, '/cryptocurrency/BTCUSD');
+
+    await expect(page.getByText('Live · demo')).toBeVisible({ timeout: 15_000 });
+    expect(sockets).toEqual([expect.stringMatching(/\/websockets\/crypto$/)]);
+    const price = page.locator('.symbol-header .last data');
+    const first = await price.getAttribute('value');
+    // The demo market steps once a second; a few steps are enough for the last trade to change.
+    await expect(price).not.toHaveAttribute('value', first ?? '', { timeout: 15_000 });
+  });
 });
