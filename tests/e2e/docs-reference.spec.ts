@@ -39,10 +39,10 @@ test.describe('API reference', () => {
       'page',
     );
     await sidebar.getByText('Company', { exact: true }).click();
-    await sidebar.getByRole('link', { name: 'Company profile' }).click();
+    await sidebar.getByRole('link', { name: 'Company profile', exact: true }).click();
     await expect(page).toHaveURL(/\/developer\/docs\/stable\/profile$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Company profile' })).toBeVisible();
-    await expect(sidebar.getByRole('link', { name: 'Company profile' })).toHaveAttribute(
+    await expect(sidebar.getByRole('link', { name: 'Company profile', exact: true })).toHaveAttribute(
       'aria-current',
       'page',
     );
@@ -195,7 +195,9 @@ test.describe('cycle times and changelog', () => {
     expect(feed.headers()['content-type']).toMatch(/^application\/(rss\+)?xml/);
     expect(await feed.text()).toContain('<title>Quotes</title>');
 
-    const quotes = page.getByRole('article', { name: 'Quotes' });
+    const quotes = page
+      .getByRole('article', { name: 'Quotes' })
+      .filter({ has: page.locator('time[datetime="2026-11-22"]') });
     await expect(quotes.getByText('New endpoint')).toBeVisible();
     await expect(quotes.locator('time')).toHaveAttribute('datetime', '2026-11-22');
     await quotes.getByRole('link', { name: '/stable/batch-quote', exact: true }).click();

@@ -37,7 +37,7 @@ test.describe('the API viewer', () => {
     await page.getByLabel('Find an endpoint').fill('income');
     await page
       .getByRole('navigation', { name: 'Endpoints' })
-      .getByRole('button', { name: /^Income statement/ })
+      .getByRole('button', { name: 'Income statement income-statement', exact: true })
       .click();
     await expect(page).toHaveURL(/\/playground\?endpoint=income-statement&symbol=AAPL/);
     await expect(page.getByRole('heading', { level: 2, name: 'Income statement' })).toBeVisible();
@@ -127,7 +127,7 @@ test.describe('the API viewer', () => {
 
     await page
       .getByRole('navigation', { name: 'Endpoints' })
-      .getByRole('button', { name: /^Income statement/ })
+      .getByRole('button', { name: 'Income statement income-statement', exact: true })
       .click();
     await expect(page).toHaveURL(/endpoint=income-statement/);
     const limit = page.getByLabel(/limit/);
