@@ -235,7 +235,7 @@ test.describe('documentation', () => {
     await page.getByRole('button', { name: /Search docs/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Search the documentation' });
     await dialog.getByRole('searchbox', { name: 'Search the documentation' }).fill('income statement');
-    const result = dialog.getByRole('link', { name: 'Income statement', exact: true }).first();
+    const result = dialog.getByRole('link', { name: /^Income statement reference/ }).first();
     await expect(result).toBeVisible();
     await result.click();
     await expect(page).toHaveURL(/\/developer\/docs\/stable\/income-statement$/);
