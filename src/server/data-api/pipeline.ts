@@ -486,6 +486,28 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
   };
 
   /** Writes a keyed call to the request log (in the next batch) and hands its outcome on. */
+  /** Writes a keyed call to the request log (an answer, a refusal or a bulk file once sent). */
+  const logCall = (
+    endpoint: EndpointDefinition,
+    caller: DataCaller,
+    search: string,
+    started: number,
+    status: number,
+    bytes: number,
+  ): void => {
+    if (caller.kind !== 'key' || !requestLog.accepts(caller.userId)) return;
+    requestLog.record({
+      userId: caller.userId,
+      apiKeyId: caller.keyId,
+      at: now(),
+      endpoint: endpoint.path,
+      params: withoutKey(search),
+      status,
+      latencyMs: Math.round(performance.now() - started),
+      bytes,
+    });
+  };
+
   const logged = (
     endpoint: EndpointDefinition,
     caller: DataCaller,
@@ -493,18 +515,14 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     started: number,
     outcome: DataOutcome,
   ): DataOutcome => {
-    if (caller.kind === 'key' && requestLog.accepts(caller.userId)) {
-      requestLog.record({
-        userId: caller.userId,
-        apiKeyId: caller.keyId,
-        at: now(),
-        endpoint: endpoint.path,
-        params: withoutKey(search),
-        status: outcome.ok ? (outcome.unchanged ? 304 : 200) : outcome.status,
-        latencyMs: Math.round(performance.now() - started),
-        bytes: outcome.ok ? outcome.bytes : Buffer.byteLength(outcome.body),
-      });
-    }
+    logCall(
+      endpoint,
+      caller,
+      search,
+      started,
+      outcome.ok ? (outcome.unchanged ? 304 : 200) : outcome.status,
+      outcome.ok ? outcome.bytes : Buffer.byteLength(outcome.body),
+    );
     return outcome;
   };
 
@@ -619,18 +637,7 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
     const end = (status: number, bytes: number): void => {
       if (ended) return;
       ended = true;
-      if (caller.kind === 'key' && requestLog.accepts(caller.userId)) {
-        requestLog.record({
-          userId: caller.userId,
-          apiKeyId: caller.keyId,
-          at: now(),
-          endpoint: endpoint.path,
-          params: withoutKey(search),
-          status,
-          latencyMs: Math.round(performance.now() - started),
-          bytes,
-        });
-      }
+      logCall(endpoint, caller, search, started, status, bytes);
     };
     return {
       ok: true,
