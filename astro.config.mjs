@@ -8,6 +8,7 @@ import mdx from '@astrojs/mdx';
 import sitemap from '@astrojs/sitemap';
 import rehypeHighlight from 'rehype-highlight';
 import { buildIntegration } from './src/server/app/build-integration.ts';
+import { endpointListsFingerprint, remarkEndpointLists } from './src/server/docs/endpoint-lists.ts';
 import {
   rehypeScrollTables,
   remarkPublishedApiUrl,
@@ -78,7 +79,13 @@ export default defineConfig({
   // colours with style attributes that the pages' policy refuses; src/styles/prose.css has the colours.
   markdown: {
     syntaxHighlight: false,
-    remarkPlugins: [remarkPublishedApiUrl, remarkPublishedSiteUrl],
+    // The written pages' lists of endpoints come from the definitions (src/server/docs/endpoint-lists.ts);
+    // their fingerprint makes Astro render the pages again when a definition changes a list.
+    remarkPlugins: [
+      [remarkEndpointLists, { fingerprint: endpointListsFingerprint() }],
+      remarkPublishedApiUrl,
+      remarkPublishedSiteUrl,
+    ],
     rehypePlugins: [[rehypeHighlight, { detect: false }], rehypeScrollTables],
   },
   server: { port, host: '127.0.0.1' },

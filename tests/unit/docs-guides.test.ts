@@ -1,5 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
 import {
   ACCESS_TOKEN_AS_KEY_MESSAGE,
@@ -21,6 +26,7 @@ import { ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { countCall, limitMessage } from '../../src/server/data-api/limits.ts';
 import { legacyEndpointMessage } from '../../src/server/data-api/legacy.ts';
 import { openApiDocument } from '../../src/server/data-api/openapi.ts';
+import { remarkEndpointLists, withEndpointLists } from '../../src/server/docs/endpoint-lists.ts';
 import { DOCS_EXAMPLE_SITE_URL } from '../../src/server/docs/markdown-plugins.ts';
 import { MemoryStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { TOKEN_ERROR_DESCRIPTIONS } from '../../src/server/routes/devauth.ts';
@@ -28,8 +34,10 @@ import { BLOCKED_ACCOUNT_MESSAGE } from '../../src/lib/messages.ts';
 
 /*
  * The guides quote the API: its endpoints, its messages, its headers, each endpoint's tier, limits
- * and formats. These tests hold the written pages to the definitions they describe, so a change to
- * the API that makes a page wrong fails here instead of misleading readers.
+ * and formats. Their lists of endpoints are written from the definitions when a page is rendered;
+ * these tests read the pages as rendered and hold them to the definitions (through the OpenAPI
+ * document where it says the same), so a change to the API that makes a page wrong fails here
+ * instead of misleading readers.
  */
 
 const DOCS_DIR = path.resolve('src/content/docs');
@@ -45,26 +53,53 @@ function page(id: string): string {
   return text;
 }
 
-/** A page's text between a heading and the next heading of the same or a higher level. */
-function section(id: string, heading: string): string {
-  const text = page(id);
-  const start = text.indexOf(`${heading}\n`);
-  if (start < 0) throw new Error(`${id} has no heading "${heading}"`);
-  const level = /^#+/.exec(heading)?.[0].length ?? 2;
-  const rest = text.slice(start + heading.length);
-  const next = new RegExp(`\\n#{1,${String(level)}} `).exec(rest);
-  return next === null ? rest : rest.slice(0, next.index);
-}
-
 const ALL_ENDPOINTS: readonly EndpointDefinition[] = [...ENDPOINTS, ...ACCOUNT_ENDPOINTS];
 const byPath = new Map(ALL_ENDPOINTS.map((endpoint) => [endpoint.path, endpoint]));
 
-/** Endpoint paths written in backticks (`quote`, `historical-chart/5min`) in a piece of text. */
-function endpointsNamed(text: string): string[] {
-  return [...text.matchAll(/`([a-z0-9/-]+)`/g)]
-    .map((match) => match[1] ?? '')
-    .filter((name) => byPath.has(name));
+/**
+ * A written page as a reader gets it: its Markdown rendered with the site's own Markdown steps (the
+ * generated lists written out), as HTML.
+ */
+async function rendered(id: string): Promise<string> {
+  const file = await unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkEndpointLists)
+    .use(remarkRehype)
+    .use(rehypeStringify)
+    .process(page(id));
+  return String(file);
 }
+
+/** The part of a rendered page under a heading, up to the next heading of the same or a higher level. */
+function underHeading(html: string, level: number, heading: string): string {
+  const start = html.indexOf(`<h${String(level)}>${heading}</h${String(level)}>`);
+  if (start < 0) throw new Error(`no heading "${heading}"`);
+  const rest = html.slice(start + heading.length);
+  const next = new RegExp(`<h[1-${String(level)}]>`).exec(rest);
+  return next === null ? rest : rest.slice(0, next.index);
+}
+
+/** The endpoints a piece of rendered page links to their reference pages, in order. */
+function linkedEndpoints(html: string): string[] {
+  return [...html.matchAll(/<a href="\/developer\/docs\/stable\/([^"]+)"><code>([^<]+)<\/code><\/a>/g)].map(
+    (match) => {
+      expect(match[2], 'a link names the endpoint it leads to').toBe(match[1]);
+      return match[1] ?? '';
+    },
+  );
+}
+
+/** The cells of a rendered table's body rows. */
+function tableCells(html: string): string[][] {
+  const body = /<tbody>([^]*?)<\/tbody>/.exec(html)?.[1] ?? '';
+  return [...body.matchAll(/<tr>([^]*?)<\/tr>/g)].map((row) =>
+    [...(row[1] ?? '').matchAll(/<td>([^]*?)<\/td>/g)].map((cell) => cell[1] ?? ''),
+  );
+}
+
+const sortedPaths = (endpoints: readonly EndpointDefinition[]): string[] =>
+  endpoints.map((endpoint) => endpoint.path).sort();
 
 interface ParameterSchema {
   default?: number;
@@ -96,54 +131,86 @@ describe('the guides', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('list every endpoint on the plans page under the plan that opens it', () => {
+  it('list every endpoint on the plans page under the plan that opens it, linked to its reference', async () => {
+    const html = await rendered('plans');
     const tiers: [string, number][] = [
-      ['### Free: the free sample', 0],
-      ['### Starter', 1],
-      ['### Professional', 2],
-      ['### Power', 3],
+      ['Free: the free sample', 0],
+      ['Starter', 1],
+      ['Professional', 2],
+      ['Power', 3],
     ];
-    const listed = new Map<string, number>();
+    const listed: string[] = [];
     for (const [heading, tier] of tiers) {
-      for (const name of endpointsNamed(section('plans', heading))) {
-        expect(byPath.get(name)?.tier, `${name} is listed under ${heading}`).toBe(tier);
-        listed.set(name, tier);
-      }
+      const names = linkedEndpoints(underHeading(html, 3, heading));
+      expect(
+        names.filter((name) => byPath.get(name)?.tier !== tier),
+        `endpoints under ${heading} that another plan opens`,
+      ).toEqual([]);
+      listed.push(...names);
     }
-    expect([...listed.keys()].sort()).toEqual(ALL_ENDPOINTS.map((endpoint) => endpoint.path).sort());
+    expect(listed.sort()).toEqual(sortedPaths(ALL_ENDPOINTS));
   });
 
-  it('name exactly the endpoints that answer in JSON only on the CSV page', () => {
-    const paragraph = /These answer in JSON only:[^]*?\n\n/.exec(page('csv'))?.[0] ?? '';
-    const jsonOnly = ALL_ENDPOINTS.filter((endpoint) => endpoint.csv !== true).map(
-      (endpoint) => endpoint.path,
-    );
-    expect(endpointsNamed(paragraph).sort()).toEqual(jsonOnly.sort());
+  it('give each plan the same endpoints in its Markdown twin as on its page', async () => {
+    const twin = withEndpointLists(page('plans'));
+    const html = await rendered('plans');
+    for (const heading of ['Free: the free sample', 'Starter', 'Professional', 'Power']) {
+      const start = twin.indexOf(`### ${heading}\n`);
+      const end = twin.indexOf('\n### ', start + 1);
+      const linked = [...twin.slice(start, end).matchAll(/\[`([^`]+)`\]\(\/developer\/docs\/stable\/\1\)/g)];
+      expect(
+        linked.map((match) => match[1]),
+        heading,
+      ).toEqual(linkedEndpoints(underHeading(html, 3, heading)));
+    }
+    expect(twin).not.toContain('<!--');
   });
 
-  it("give each endpoint's own default and ceiling for limit, and list the paged endpoints", () => {
-    const limitTable = section('pagination', '## limit: how many rows');
-    const rows = limitTable.split('\n').filter((line) => line.startsWith('| `'));
-    const described = new Set<string>();
-    for (const row of rows) {
-      const [names = '', defaultCell = '', maxCell = ''] = row.split('|').slice(1, -1);
-      for (const name of endpointsNamed(names)) {
+  it('name exactly the endpoints that answer in JSON only on the CSV page', async () => {
+    const html = await rendered('csv');
+    const paragraph = /<p>These answer in JSON only:[^]*?<\/p>/.exec(html)?.[0] ?? '';
+    expect(paragraph).toContain('Asking them for CSV is');
+    const jsonOnly = ALL_ENDPOINTS.filter((endpoint) => endpoint.csv !== true);
+    expect(linkedEndpoints(paragraph).sort()).toEqual(sortedPaths(jsonOnly));
+    expect(paragraph).toMatch(/<\/a> and <a href=[^]*<\/a>\. Asking them/);
+  });
+
+  it("give each endpoint's own default and ceiling for limit, and list the paged endpoints", async () => {
+    const html = await rendered('pagination');
+    const described: string[] = [];
+    for (const [group = '', names = '', defaultCell = '', maxCell = ''] of tableCells(
+      underHeading(html, 2, 'limit: how many rows'),
+    )) {
+      for (const name of linkedEndpoints(names)) {
         const limit = parameter(name, 'limit');
-        expect(limit?.default, `default limit of ${name}`).toBe(Number(defaultCell.trim()));
-        expect(limit?.maximum, `largest limit of ${name}`).toBe(Number(maxCell.trim()));
-        described.add(name);
+        expect(byPath.get(name)?.group, `group of ${name}`).toBe(group);
+        expect(limit?.default, `default limit of ${name}`).toBe(Number(defaultCell));
+        expect(limit?.maximum, `largest limit of ${name}`).toBe(Number(maxCell));
+        described.push(name);
       }
     }
     const withLimit = ALL_ENDPOINTS.filter((endpoint) => parameter(endpoint.path, 'limit') !== undefined);
-    expect([...described].sort()).toEqual(withLimit.map((endpoint) => endpoint.path).sort());
+    expect(described.sort()).toEqual(sortedPaths(withLimit));
 
-    const pageSentence = /They are (`[^.]*)\./.exec(
-      section('pagination', '## page: walking through a long list'),
+    const pageSentence = /They are (<a [^]*?<\/a>)\. /.exec(
+      underHeading(html, 2, 'page: walking through a long list'),
     );
     const withPage = ALL_ENDPOINTS.filter((endpoint) => parameter(endpoint.path, 'page') !== undefined);
-    expect(endpointsNamed(pageSentence?.[1] ?? '').sort()).toEqual(
-      withPage.map((endpoint) => endpoint.path).sort(),
-    );
+    expect(linkedEndpoints(pageSentence?.[1] ?? '').sort()).toEqual(sortedPaths(withPage));
+  });
+
+  it('list every bulk file with its parameters and the endpoint whose rows it repeats', async () => {
+    const rows = tableCells(underHeading(await rendered('bulk-downloads'), 2, 'The files'));
+    const files = ALL_ENDPOINTS.filter((endpoint) => endpoint.bulk !== undefined);
+    expect(rows.map(([file = '']) => linkedEndpoints(file).join())).toEqual(files.map((file) => file.path));
+    for (const [file = '', parameters = '', repeats = ''] of rows) {
+      const endpoint = byPath.get(linkedEndpoints(file)[0] ?? '');
+      const names = Object.keys(endpoint?.params.shape ?? {});
+      expect(parameters).toBe(
+        names.length === 0 ? 'none' : names.map((name) => `<code>${name}</code>`).join(', '),
+      );
+      expect(linkedEndpoints(repeats).length, `${file} names the endpoint it repeats`).toBeGreaterThan(0);
+    }
   });
 
   it('quote the messages the API sends for a refused key, an unknown path, a legacy path and its own failures', () => {

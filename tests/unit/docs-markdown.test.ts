@@ -16,6 +16,14 @@ import {
   withPublishedSiteUrl,
 } from '../../src/server/docs/markdown-plugins.ts';
 import { negotiateMarkdown, wantsMarkdown } from '../../src/server/app/markdown-twins.ts';
+import { ALL_ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
+import {
+  ENDPOINT_LIST_NAMES,
+  endpointListMarker,
+  endpointListsFingerprint,
+  remarkEndpointLists,
+  withEndpointLists,
+} from '../../src/server/docs/endpoint-lists.ts';
 import { FIRST_CALL_MARKER, firstCallSamples, withFirstCall } from '../../src/server/docs/first-call.ts';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -174,5 +182,72 @@ describe('the quickstart’s first call', () => {
     ]);
     for (const sample of samples)
       expect(sample.code).toContain('http://127.0.0.1:4672/stable/quote?symbol=AAPL&apikey=YOUR_API_KEY');
+  });
+});
+
+describe('the lists of endpoints in the written pages', () => {
+  const quote = ALL_ENDPOINTS.find((endpoint) => endpoint.path === 'quote');
+  const profile = ALL_ENDPOINTS.find((endpoint) => endpoint.path === 'profile');
+  if (quote === undefined || profile === undefined) throw new Error('quote and profile are defined');
+
+  async function page(markdown: string, endpoints = ALL_ENDPOINTS): Promise<string> {
+    const file = await unified()
+      .use(remarkParse)
+      .use(remarkGfm)
+      .use(remarkEndpointLists, { endpoints })
+      .use(remarkRehype)
+      .use(rehypeStringify)
+      .process(markdown);
+    return String(file);
+  }
+
+  it('follow the definitions: an endpoint moved to another tier moves to that plan’s list', async () => {
+    const before = [quote, profile];
+    const after = [{ ...quote, tier: 1 as const }, profile];
+    const markdown = `### Free\n\n${endpointListMarker('tier=0')}\n\n### Starter\n\n${endpointListMarker('tier=1')}\n`;
+    expect(await page(markdown, before)).toBe(
+      '<h3>Free</h3>\n<ul>\n<li>Quotes: <a href="/developer/docs/stable/quote"><code>quote</code></a></li>\n<li>Company: <a href="/developer/docs/stable/profile"><code>profile</code></a></li>\n</ul>\n<h3>Starter</h3>',
+    );
+    expect(await page(markdown, after)).toContain(
+      '<h3>Starter</h3>\n<ul>\n<li>Quotes: <a href="/developer/docs/stable/quote"><code>quote</code></a></li>\n</ul>',
+    );
+    expect(endpointListsFingerprint(after)).not.toBe(endpointListsFingerprint(before));
+  });
+
+  it('read the same in a sentence of the page and of its Markdown twin', async () => {
+    const markdown = `These answer in JSON only: ${endpointListMarker('json-only')}. Others answer CSV too.`;
+    expect(await page(markdown, [quote, profile])).toBe(
+      '<p>These answer in JSON only: <a href="/developer/docs/stable/quote"><code>quote</code></a> and <a href="/developer/docs/stable/profile"><code>profile</code></a>. Others answer CSV too.</p>',
+    );
+    expect(withEndpointLists(markdown, [quote, profile])).toBe(
+      'These answer in JSON only: [`quote`](/developer/docs/stable/quote) and [`profile`](/developer/docs/stable/profile). Others answer CSV too.',
+    );
+  });
+
+  it('are tables a page renders as its own, framed to scroll sideways', async () => {
+    const html = await page(endpointListMarker('mcp-tools'));
+    expect(html).toContain('<th>Tool</th>\n<th>Endpoint</th>');
+    expect(html).toContain(
+      '<td><code>get_quote</code></td>\n<td><a href="/developer/docs/stable/quote"><code>/stable/quote</code></a></td>',
+    );
+    expect(withEndpointLists(endpointListMarker('mcp-tools'))).toMatch(
+      /^\| Tool \| Endpoint \|\n\| --- \| --- \|\n\| `get_quote` \| \[`\/stable\/quote`\]\(\/developer\/docs\/stable\/quote\) \|\n/,
+    );
+  });
+
+  it('refuse a marker that names no list, or a list or table inside a sentence, instead of showing nothing', async () => {
+    await expect(page('<!-- endpoints:teir=1 -->')).rejects.toThrow(/Unknown endpoint list "teir=1"/);
+    expect(() => withEndpointLists('<!-- endpoints:teir=1 -->')).toThrow(/Unknown endpoint list/);
+    await expect(page(`They are ${endpointListMarker('limits')}.`)).rejects.toThrow(
+      /"limits" is a table: put its marker on a line of its own/,
+    );
+    expect(ENDPOINT_LIST_NAMES).toEqual(
+      expect.arrayContaining(['tier=0', 'tier=3', 'json-only', 'paged', 'limits', 'bulk-files', 'mcp-tools']),
+    );
+  });
+
+  it('leave other comments and pages without markers as they are', async () => {
+    expect(withEndpointLists('Text <!-- first-call --> here')).toBe('Text <!-- first-call --> here');
+    expect(await page('A <!-- note --> b')).toBe('<p>A  b</p>');
   });
 });

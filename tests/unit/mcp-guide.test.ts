@@ -11,6 +11,7 @@ import {
   SEARCH_TOOL,
   toolList,
 } from '../../src/server/data-api/mcp-tools.ts';
+import { withEndpointLists } from '../../src/server/docs/endpoint-lists.ts';
 import { DOCS_EXAMPLE_API_URL } from '../../src/server/docs/markdown-plugins.ts';
 
 /*
@@ -18,7 +19,8 @@ import { DOCS_EXAMPLE_API_URL } from '../../src/server/docs/markdown-plugins.ts'
  * its row limit. These tests hold the page to the server, so renaming a tool fails here first.
  */
 
-const guide = readFileSync(path.resolve('src/content/docs/ai-assistants.md'), 'utf8');
+/** The guide as readers get it, its table of tools written out from the server's list. */
+const guide = withEndpointLists(readFileSync(path.resolve('src/content/docs/ai-assistants.md'), 'utf8'));
 const byPath = new Map(ALL_ENDPOINTS.map((endpoint) => [endpoint.path, endpoint]));
 
 describe('the AI assistants guide', () => {
@@ -38,8 +40,12 @@ describe('the AI assistants guide', () => {
     }
   });
 
-  it('lists each direct tool with the endpoint it calls, and the discovery tools', () => {
-    const rows = [...guide.matchAll(/^\| `([a-z_]+)` +\| `\/stable\/([a-z0-9/-]+)` +\|$/gm)].map((match) => ({
+  it('lists each direct tool with the endpoint it calls, linked to its reference, and the discovery tools', () => {
+    const rows = [
+      ...guide.matchAll(
+        /^\| `([a-z_]+)` \| \[`\/stable\/([a-z0-9/-]+)`\]\(\/developer\/docs\/stable\/\2\) \|$/gm,
+      ),
+    ].map((match) => ({
       name: match[1],
       path: match[2],
     }));

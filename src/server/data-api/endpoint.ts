@@ -92,6 +92,11 @@ export interface BulkFile<P> {
   fileName: (params: P) => string;
   /** How a client resumes an interrupted download, for the docs: byte ranges, or also parts. */
   resume: string;
+  /**
+   * What each row is, for the bulk downloads guide's table of files: the per-symbol endpoint whose
+   * rows the file repeats, its path in backticks, with how the file's row differs if it does.
+   */
+  rows?: string;
   /** The file's rows in file order, in batches read from the database while earlier ones are written. */
   batches: (context: EndpointContext<P>) => AsyncIterable<readonly object[]>;
 }

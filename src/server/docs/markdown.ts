@@ -1,5 +1,6 @@
 import type { CollectionEntry } from 'astro:content';
 import { SITE_NAME } from '../../lib/routes.ts';
+import { withEndpointLists } from './endpoint-lists.ts';
 import { withFirstCall } from './first-call.ts';
 import { withPublishedApiUrl, withPublishedSiteUrl } from './markdown-plugins.ts';
 import { docsPath } from './navigation.ts';
@@ -15,10 +16,10 @@ export { markdownPath };
 
 /**
  * A written page as Markdown: its title, its summary, then its text, with generated parts (the
- * quickstart's first call) written out where the page marks them.
+ * quickstart's first call, the lists of endpoints) written out where the page marks them.
  */
 export function entryMarkdown(entry: CollectionEntry<'docs'>): string {
-  const body = withFirstCall((entry.body ?? '').trim());
+  const body = withEndpointLists(withFirstCall((entry.body ?? '').trim()));
   return withPublishedSiteUrl(
     withPublishedApiUrl(`# ${entry.data.title}\n\n> ${entry.data.description}\n\n${body}\n`),
   );

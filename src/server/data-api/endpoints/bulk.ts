@@ -76,6 +76,8 @@ interface BulkSpec<P extends z.ZodObject> {
   cadence: UpdateCadence;
   example: string;
   resume?: string;
+  /** What each row is: the per-symbol endpoint it repeats, in backticks (see {@link BulkFile}). */
+  rows: string;
   fileName: (params: z.infer<P>) => string;
   batches: BulkFile<z.infer<P>>['batches'];
 }
@@ -99,6 +101,7 @@ function bulkEndpoint<P extends z.ZodObject>(spec: BulkSpec<P>): EndpointDefinit
       weight: BULK_CALL_WEIGHT,
       fileName: spec.fileName,
       resume: spec.resume ?? RANGE_RESUME,
+      rows: spec.rows,
       batches: spec.batches,
     },
   });
@@ -113,6 +116,7 @@ function statementBulk(path: string, type: StatementType, what: string): Endpoin
     description: `Every company’s ${what.toLowerCase()} rows of one fiscal year, by symbol, each company’s periods newest first: for each company exactly the rows ${path.replace('-bulk', '')} answers for it with the same period.`,
     params: statementParams,
     row: rowOf(statementEndpoints, path.replace('-bulk', '')),
+    rows: `\`${path.replace('-bulk', '')}\``,
     cadence: FILING_CADENCE,
     example: 'year=2025&period=annual',
     fileName: ({ year, period }) => `${path}-${String(year)}-${period}`,
@@ -138,6 +142,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
         .meta({ example: 0 }),
     }),
     row: rowOf(companyEndpoints, 'profile'),
+    rows: '`profile`',
     cadence: NEW_EACH_DAY,
     example: 'part=0',
     resume: `Parts are the unit to resume by (ask again from the part that failed); within a part, ${RANGE_RESUME.charAt(0).toLowerCase()}${RANGE_RESUME.slice(1)}`,
@@ -162,6 +167,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
       adjClose: z.number().describe('Closing price adjusted for splits and dividends'),
       volume: z.number().describe('Shares (or units) traded, in today’s share terms'),
     }),
+    rows: '`historical-price-eod/full`, with the close of `historical-price-eod/dividend-adjusted` as `adjClose`',
     cadence: SESSION_CLOSE_CADENCE,
     example: 'date=2026-11-20',
     fileName: ({ date }) => `eod-bulk-${date}`,
@@ -177,6 +183,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
       'Every company’s intrinsic value per share by the unlevered DCF, in symbol order: for each company the row discounted-cash-flow answers today.',
     params: z.object({}),
     row: rowOf(fundamentalEndpoints, 'discounted-cash-flow'),
+    rows: '`discounted-cash-flow`',
     cadence: NEW_EACH_DAY,
     example: '',
     fileName: () => 'dcf-bulk',
@@ -189,6 +196,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
       'Every company’s Altman Z-score and Piotroski F-score, in symbol order: for each company the row financial-scores answers today.',
     params: z.object({}),
     row: rowOf(fundamentalEndpoints, 'financial-scores'),
+    rows: '`financial-scores`',
     cadence: NEW_EACH_DAY,
     example: '',
     fileName: () => 'scores-bulk',
@@ -207,6 +215,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
       epsEstimated: earningsRow.shape.epsEstimated as z.ZodNullable<z.ZodNumber>,
       lastUpdated: earningsRow.shape.lastUpdated as z.ZodString,
     }),
+    rows: '`earnings` (reported quarters only, with fewer fields)',
     cadence: {
       frequency: 'as-published',
       when: 'On each report day, once the results are published.',
@@ -225,6 +234,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
       symbol: z.string().describe('Ticker symbol'),
       peers: z.string().describe('The peers’ ticker symbols, comma-separated, closest first'),
     }),
+    rows: '`stock-peers` (the peers’ symbols as one comma-separated list)',
     cadence: {
       ...SESSION_CLOSE_CADENCE,
       when: 'After each session’s close: peers are ordered by the market capitalisation of the latest close.',
