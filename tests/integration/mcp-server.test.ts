@@ -99,11 +99,12 @@ describe('the MCP server', () => {
       includedInYourPlan: boolean;
     }[];
     expect(found[0]).toMatchObject({ path: 'dividends', requiredParameters: ['symbol'] });
-    // Word forms meet: "history" finds the historical prices, "trades" the insider trading.
-    const history = await callTool(client, 'search_endpoints', { query: 'daily price history', limit: 3 });
-    expect(
-      (history.structured.endpoints as { path: string }[]).map((endpoint) => endpoint.path),
-    ).toContainEqual(expect.stringMatching(/^historical-price-eod\//));
+    // A user's words meet the API's: "price history" finds the daily (eod) prices first, "trades"
+    // the insider trading.
+    const history = await callTool(client, 'search_endpoints', { query: 'stock price history', limit: 3 });
+    expect((history.structured.endpoints as { path: string }[])[0]?.path).toMatch(
+      /^historical-price-eod\/(full|light)$/,
+    );
     const insiders = await callTool(client, 'search_endpoints', { query: 'insider trades', limit: 3 });
     expect(
       (insiders.structured.endpoints as { path: string }[]).map((endpoint) => endpoint.path),

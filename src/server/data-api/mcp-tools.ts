@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 import { z } from 'zod';
 import { UPDATE_FREQUENCIES, type EndpointDefinition } from './endpoint.ts';
 import {
@@ -244,22 +244,187 @@ function words(text: string): string[] {
 }
 
 /** Endings dropped so that a word's forms meet: history / historical, trade / trades / trading. */
-const WORD_ENDINGS = /(?:ical|ies|ing|es|al|s|e|y)$/;
+const WORD_ENDINGS = ['ical', 'ies', 'ing', 'es', 'al', 's', 'e', 'y'] as const;
 
-/** A word's stem: its endings dropped while at least four letters remain. */
+/**
+ * A word's stem: its endings dropped while at least four letters remain, the longest ending that
+ * leaves enough first (rates → rate, not rat).
+ */
 export function stem(word: string): string {
   let current = word;
   for (;;) {
-    const shorter = current.replace(WORD_ENDINGS, '');
-    if (shorter === current || shorter.length < 4) return current;
-    current = shorter;
+    const ending = WORD_ENDINGS.find((end) => current.endsWith(end) && current.length - end.length >= 4);
+    if (ending === undefined) return current;
+    current = current.slice(0, -ending.length);
   }
 }
 
+/** Words of a question that say nothing about which data is wanted. */
+const STOP_WORDS = new Set(
+  (
+    'a an the of for by to in on at and or with about from my me i get show give what which is are ' +
+    'was how do does can please want need data info information api endpoint endpoints'
+  )
+    .split(' ')
+    .map(stem),
+);
+
 /**
- * Finds endpoints by the words of a question. Paths and summaries weigh most; descriptions,
- * parameters and field names also count, with word forms, prefixes and small typos forgiven. All words must
- * match when some endpoint has them all; otherwise the endpoints matching most words come first.
+ * Words that narrow a question without being what it asks for ("stock news", "company profile",
+ * "dividend history"): they rank the endpoints that have them higher but are not required.
+ */
+const OPTIONAL_WORDS = new Set(
+  ['stock', 'company', 'share', 'history', 'current', 'now', 'today', 'live', 'valuation'].map(stem),
+);
+
+/**
+ * The words people ask with next to the words the API is described in. Each phrase found in a
+ * question (the first entries first, so "price history" wins over "stock price") also finds the
+ * endpoints described with any of its alternatives; `only`: the phrase finds just those (a "stock
+ * price" is a quote, not the stock price change).
+ */
+const SYNONYMS: readonly (readonly [phrase: string, alternatives: readonly string[], only?: 'only'])[] = [
+  ['price history', ['historical price', 'daily price', 'eod']],
+  ['historical price', ['daily price', 'eod']],
+  ['historical stock price', ['daily price', 'eod']],
+  ['past price', ['historical price', 'daily price', 'eod']],
+  ['end of day', ['eod', 'daily']],
+  ['closing price', ['daily price', 'eod']],
+  ['ohlc', ['daily price', 'open high low close']],
+  ['intraday price', ['intraday bars'], 'only'],
+  ['minute bars', ['intraday bars']],
+  ['financial statement', ['income statement', 'balance sheet statement', 'cash flow statement']],
+  ['fundamentals', ['income statement', 'balance sheet statement', 'cash flow statement', 'key metrics']],
+  ['profit and loss', ['income statement']],
+  ['p&l', ['income statement']],
+  ['earnings statement', ['income statement']],
+  ['assets and liabilities', ['balance sheet']],
+  ['free cash flow', ['cash flow statement']],
+  ['stock price change', ['price change']],
+  ['current price', ['quote'], 'only'],
+  ['latest price', ['quote'], 'only'],
+  ['live price', ['quote'], 'only'],
+  ['real time', ['quote'], 'only'],
+  ['realtime', ['quote'], 'only'],
+  ['stock price', ['quote'], 'only'],
+  ['share price', ['quote'], 'only'],
+  ['last price', ['quote'], 'only'],
+  ['market cap', ['market capitalization']],
+  ['p/e ratio', ['financial ratios', 'pe ratio'], 'only'],
+  ['p/e', ['ratios', 'pe'], 'only'],
+  ['price to earnings', ['ratios', 'pe']],
+  ['valuation ratio', ['ratios']],
+  ['dcf', ['discounted cash flow']],
+  ['intrinsic value', ['discounted cash flow']],
+  ['fair value', ['discounted cash flow']],
+  ['earnings surprise', ['earnings reported expected']],
+  ['eps estimate', ['analyst estimates']],
+  ['forecast', ['analyst estimates']],
+  ['upgrade', ['grades']],
+  ['downgrade', ['grades']],
+  ['analyst rating', ['grades', 'ratings']],
+  ['recommendation', ['grades']],
+  ['congress', ['senate', 'house']],
+  ['congressional', ['senate', 'house']],
+  ['politician', ['senate', 'house']],
+  ['interest rate', ['treasury rates']],
+  ['yield', ['treasury']],
+  ['bond', ['treasury']],
+  ['exchange rate', ['forex quote', 'quote'], 'only'],
+  ['currency', ['forex']],
+  ['fx', ['forex']],
+  ['bitcoin', ['crypto']],
+  ['gold', ['commodity']],
+  ['oil', ['commodity']],
+  ['ticker lookup', ['search symbol']],
+  ['look up', ['search']],
+  ['lookup', ['search']],
+  ['find', ['search']],
+  ['ticker', ['symbol']],
+  ['headline', ['news']],
+  ['top gainer', ['biggest gainers']],
+  ['top loser', ['biggest losers']],
+  ['winner', ['gainers']],
+  ['most active', ['most actives']],
+  ['premarket', ['aftermarket']],
+  ['pre market', ['aftermarket']],
+  ['after hours', ['aftermarket']],
+  ['extended hours', ['aftermarket']],
+  ['index member', ['constituent']],
+  ['index component', ['constituent']],
+  ['s&p 500', ['sp500']],
+  ['s&p', ['sp500']],
+  ['institutional holder', ['institutional ownership', '13f']],
+  ['hedge fund', ['institutional ownership', '13f']],
+  ['gdp', ['economic indicators']],
+  ['inflation', ['economic indicators']],
+  ['unemployment', ['economic indicators']],
+  ['trading hours', ['market hours']],
+];
+
+/** Path words of an endpoint's variants: a question that does not name them means the plain endpoint. */
+const VARIANT_WORDS = new Set(
+  ['bulk', 'ttm', 'growth', 'reported', 'latest', 'batch', 'custom', 'levered', 'short', 'cik', 'all'].map(
+    stem,
+  ),
+);
+
+/** How much a variant's score is kept for each variant word the question does not name. */
+const VARIANT_FACTOR = 0.5;
+
+/** Words in the index, and in questions, as the index keeps them: stemmed, stop words dropped. */
+function terms(text: string): string[] {
+  return words(text)
+    .map(stem)
+    .filter((term) => !STOP_WORDS.has(term));
+}
+
+/** What one phrase of a question may be found by: the phrase itself or any of its alternatives. */
+interface Concept {
+  alternatives: string[];
+  optional: boolean;
+}
+
+const SYNONYM_TERMS = SYNONYMS.map(([phrase, alternatives, only]) => ({
+  phrase: terms(phrase),
+  alternatives: only === undefined ? [phrase, ...alternatives] : [...alternatives],
+}));
+
+/** A question as concepts: its synonym phrases (in the table's order), then each word left. */
+function concepts(query: string): Concept[] {
+  const left: (string | undefined)[] = terms(query);
+  const found: Concept[] = [];
+  for (const { phrase, alternatives } of SYNONYM_TERMS) {
+    for (let start = 0; start + phrase.length <= left.length; start += 1) {
+      if (phrase.every((term, offset) => left[start + offset] === term)) {
+        found.push({ alternatives, optional: false });
+        left.fill(undefined, start, start + phrase.length);
+      }
+    }
+  }
+  for (const term of left) {
+    if (term !== undefined) found.push({ alternatives: [term], optional: OPTIONAL_WORDS.has(term) });
+  }
+  return found;
+}
+
+/** A concept as a MiniSearch query: any alternative, each with all its words. */
+function conceptQuery(concept: Concept): Query {
+  return {
+    combineWith: 'OR',
+    queries: concept.alternatives.map((alternative) => ({ combineWith: 'AND', queries: [alternative] })),
+  };
+}
+
+/**
+ * Finds endpoints by the words of a question. Paths and summaries weigh most; groups, descriptions,
+ * parameters and field names also count, with word forms, prefixes and small typos forgiven, and the
+ * words people ask with (price history, financial statements, market cap, congress …) meeting the
+ * words the API uses (eod, income/balance sheet/cash flow statement, market capitalization, senate
+ * and house). Every word must match when some endpoint has them all (words no endpoint has, such as
+ * a ticker, are left out; "stock", "company" and "history" only rank); otherwise the endpoints
+ * matching most words come first. Variants (bulk, TTM, growth, as reported, latest, batch …) come
+ * after their plain endpoint unless the question names them.
  */
 export class EndpointSearch {
   private readonly index: MiniSearch<IndexedEndpoint>;
@@ -270,11 +435,14 @@ export class EndpointSearch {
     this.index = new MiniSearch<IndexedEndpoint>({
       fields: ['path', 'summary', 'group', 'description', 'parameters', 'fields'],
       tokenize: words,
-      processTerm: stem,
+      processTerm: (term) => {
+        const stemmed = stem(term);
+        return STOP_WORDS.has(stemmed) ? null : stemmed;
+      },
       searchOptions: {
-        boost: { path: 3, summary: 3, group: 2, description: 1, parameters: 0.5, fields: 0.5 },
-        prefix: true,
-        fuzzy: 0.2,
+        boost: { path: 4, summary: 4, group: 1.5, description: 1, parameters: 0.3, fields: 0.3 },
+        prefix: (term) => term.length >= 3,
+        fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
       },
     });
     this.index.addAll(
@@ -292,26 +460,52 @@ export class EndpointSearch {
     );
   }
 
+  /** The endpoints' scores for a question, best first. */
+  private ranked(query: string): { id: string; score: number }[] {
+    const asked = concepts(query).filter((concept) =>
+      // A word no endpoint has (a ticker, a typo beyond repair) would match nothing.
+      concept.alternatives.some((alternative) => this.index.search(alternative).length > 0),
+    );
+    const named = new Set(asked.flatMap((concept) => concept.alternatives.flatMap((text) => terms(text))));
+    const boostDocument = (id: unknown): number => {
+      const variants = terms(String(id)).filter((term) => VARIANT_WORDS.has(term) && !named.has(term));
+      return VARIANT_FACTOR ** new Set(variants).size;
+    };
+    const required = asked.filter((concept) => !concept.optional);
+    const optional = asked.filter((concept) => concept.optional);
+    const search = (parts: Concept[], combineWith: 'AND' | 'OR'): SearchResult[] =>
+      parts.length === 0
+        ? []
+        : this.index.search({ combineWith, queries: parts.map(conceptQuery) }, { boostDocument });
+    let hits = search(required, 'AND');
+    if (hits.length === 0) hits = search(asked, 'AND');
+    if (hits.length === 0) hits = search(asked, 'OR');
+    const bonus = new Map(search(optional, 'OR').map((hit) => [String(hit.id), hit.score]));
+    return hits
+      .map((hit) => ({ id: String(hit.id), score: hit.score + (bonus.get(String(hit.id)) ?? 0) }))
+      .sort((a, b) => b.score - a.score);
+  }
+
   /** The best matches of `query`, best first, at most `limit`. */
   search(query: string, limit: number, dataTier: number): EndpointMatch[] {
-    let hits = this.index.search(query, { combineWith: 'AND' });
-    if (hits.length === 0) hits = this.index.search(query, { combineWith: 'OR' });
-    return hits.slice(0, limit).flatMap((hit): EndpointMatch[] => {
-      const endpoint = this.byPath.get(String(hit.id));
-      if (endpoint === undefined) return [];
-      return [
-        {
-          path: endpoint.path,
-          summary: endpoint.summary,
-          group: endpoint.group,
-          tier: TIER_NAMES[endpoint.tier],
-          includedInYourPlan: dataTier >= endpoint.tier,
-          requiredParameters: endpointParameters(endpoint)
-            .filter((parameter) => parameter.required)
-            .map((parameter) => parameter.name),
-        },
-      ];
-    });
+    return this.ranked(query)
+      .slice(0, limit)
+      .flatMap((hit): EndpointMatch[] => {
+        const endpoint = this.byPath.get(hit.id);
+        if (endpoint === undefined) return [];
+        return [
+          {
+            path: endpoint.path,
+            summary: endpoint.summary,
+            group: endpoint.group,
+            tier: TIER_NAMES[endpoint.tier],
+            includedInYourPlan: dataTier >= endpoint.tier,
+            requiredParameters: endpointParameters(endpoint)
+              .filter((parameter) => parameter.required)
+              .map((parameter) => parameter.name),
+          },
+        ];
+      });
   }
 }
 
