@@ -1,7 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { isPending } from '../../src/lib/routes.ts';
 import { openPage, signInAs } from './fixtures.ts';
 
@@ -11,16 +11,17 @@ const WRITTEN_PAGES = readdirSync(DOCS_DIR)
   .filter((name) => name.endsWith('.md'))
   .map((name) => name.replace(/\.md$/, ''));
 
-/** Every internal link of the written pages' Markdown, with the page it is on. */
-function markdownLinks(): { from: string; href: string }[] {
-  return WRITTEN_PAGES.flatMap((id) =>
-    [...readFileSync(path.join(DOCS_DIR, `${id}.md`), 'utf8').matchAll(/\]\((\/[^)\s]*)\)/g)].map(
-      (match) => ({
-        from: id,
-        href: match[1] ?? '',
-      }),
-    ),
-  );
+/**
+ * Every internal link of the written pages as readers get them (their Markdown twins, with the lists
+ * of endpoints written out), with the page it is on.
+ */
+async function markdownLinks(request: APIRequestContext): Promise<{ from: string; href: string }[]> {
+  const links: { from: string; href: string }[] = [];
+  for (const id of WRITTEN_PAGES) {
+    const twin = await (await request.get(`/developer/docs/${id}.md`)).text();
+    for (const match of twin.matchAll(/\]\((\/[^)\s]*)\)/g)) links.push({ from: id, href: match[1] ?? '' });
+  }
+  return links;
 }
 
 test.describe('documentation', () => {
@@ -117,7 +118,7 @@ test.describe('documentation', () => {
   }) => {
     const broken: string[] = [];
     const pages = new Map<string, string>();
-    for (const { from, href } of markdownLinks()) {
+    for (const { from, href } of await markdownLinks(request)) {
       const [target = '', fragment] = href.split('#');
       if (isPending(target)) continue;
       let html = pages.get(target);
@@ -136,6 +137,26 @@ test.describe('documentation', () => {
     }
     expect(broken).toEqual([]);
     expect(pages.size).toBeGreaterThan(10);
+  });
+
+  test('a reader finds the plan that opens an endpoint on the plans page and follows it to its reference', async ({
+    page,
+    request,
+  }) => {
+    await openPage(page, '/developer/docs/plans');
+    const starter = page.getByRole('article').locator('#starter ~ ul').first();
+    await expect(starter.getByRole('link', { name: 'company-screener', exact: true })).toBeVisible();
+    await expect(starter.getByRole('link', { name: 'quote', exact: true })).toHaveCount(0);
+    const power = page.getByRole('article').locator('#power ~ ul').first();
+    await power.getByRole('link', { name: 'eod-bulk', exact: true }).click();
+    await expect(page).toHaveURL(/\/developer\/docs\/stable\/eod-bulk$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'End-of-day prices (bulk)' })).toBeVisible();
+
+    const twin = await (await request.get('/developer/docs/plans.md')).text();
+    expect(twin).toContain('[`eod-bulk`](/developer/docs/stable/eod-bulk)');
+    expect(twin).not.toContain('<!-- endpoints:');
+    const full = await (await request.get('/llms-full.txt')).text();
+    expect(full).toContain('[`company-screener`](/developer/docs/stable/company-screener)');
   });
 
   test('a developer moves from the quickstart to the guides they need', async ({ page }) => {
