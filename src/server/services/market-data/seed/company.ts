@@ -1,6 +1,6 @@
 import { personName, STREET_NAMES, US_CITIES, type Person } from './names.ts';
 import { createRandom, randomUuid, round, type Random } from './random.ts';
-import { makeIsin, type SecuritySpec } from './universe.ts';
+import { buildUniverse, makeIsin, type SecuritySpec } from './universe.ts';
 import countryPhoneCodes from './data/country-phone-codes.json' with { type: 'json' };
 import executiveTitles from './data/executive-titles.json' with { type: 'json' };
 import internationalCities from './data/international-cities.json' with { type: 'json' };
@@ -26,17 +26,78 @@ const INTERNATIONAL_CITIES = internationalCities as unknown as Readonly<
 /** International dialling codes, by country. */
 const COUNTRY_PHONE: Readonly<Record<string, string>> = countryPhoneCodes;
 
-/** Identifiers shared by the profile and the statements of a company. */
-export function companyIds(seed: number, spec: SecuritySpec): CompanyIds {
-  if (spec.facts) return { cik: spec.facts.cik, isin: spec.facts.isin, cusip: spec.facts.isin.slice(2, 11) };
+/** Identifiers as drawn from a company's own stream, redrawn while another company already holds them. */
+function drawIds(seed: number, spec: SecuritySpec, taken: ReadonlySet<string>): CompanyIds {
   const random = createRandom(seed, 'ids', spec.symbol);
   const country = spec.country === '' ? 'US' : spec.country;
-  const isin = makeIsin(country === 'HK' ? 'KY' : country, random);
-  const cik =
-    spec.country === 'US' || spec.assetType === 'etf'
-      ? String(random.int(1_000_000, 2_099_999)).padStart(10, '0')
-      : '';
+  const prefix = country === 'HK' ? 'KY' : country;
+  let isin = makeIsin(prefix, random);
+  const filer = spec.country === 'US' || spec.assetType === 'etf';
+  let cik = filer ? String(random.int(1_000_000, 2_099_999)).padStart(10, '0') : '';
+  while (taken.has(`isin:${isin}`) || taken.has(`cusip:${isin.slice(2, 11)}`))
+    isin = makeIsin(prefix, random);
+  while (cik !== '' && taken.has(`cik:${cik}`))
+    cik = String(random.int(1_000_000, 2_099_999)).padStart(10, '0');
   return { cik, isin, cusip: isin.slice(2, 11) };
+}
+
+/** The identifiers a company keeps when its real ones are known. */
+function knownIds(spec: SecuritySpec): CompanyIds | null {
+  return spec.facts
+    ? { cik: spec.facts.cik, isin: spec.facts.isin, cusip: spec.facts.isin.slice(2, 11) }
+    : null;
+}
+
+function holdIds(taken: Set<string>, ids: CompanyIds): void {
+  if (ids.cik !== '') taken.add(`cik:${ids.cik}`);
+  taken.add(`isin:${ids.isin}`);
+  taken.add(`cusip:${ids.cusip}`);
+}
+
+interface IdRegistry {
+  bySymbol: ReadonlyMap<string, CompanyIds>;
+  taken: ReadonlySet<string>;
+}
+
+const registries = new Map<number, IdRegistry>();
+
+/**
+ * Every company's identifiers in the full universe of a seed, no CIK, ISIN or CUSIP held twice: the real ones
+ * of the familiar companies first, then the other familiar symbols, then the rest in universe order, each
+ * redrawing what an earlier one holds. Built over the full universe, so a symbol has the same identifiers at
+ * both scales.
+ */
+function idRegistry(seed: number): IdRegistry {
+  const known = registries.get(seed);
+  if (known) return known;
+  const specs = buildUniverse(seed, 'full');
+  const ordered = [
+    ...specs.filter((spec) => spec.facts),
+    ...specs.filter((spec) => !spec.facts && spec.familiar),
+    ...specs.filter((spec) => !spec.facts && !spec.familiar),
+  ];
+  const taken = new Set<string>();
+  const bySymbol = new Map<string, CompanyIds>();
+  for (const spec of ordered) {
+    const ids = knownIds(spec) ?? drawIds(seed, spec, taken);
+    holdIds(taken, ids);
+    bySymbol.set(spec.symbol, ids);
+  }
+  const registry = { bySymbol, taken };
+  if (registries.size >= 4) registries.clear();
+  registries.set(seed, registry);
+  return registry;
+}
+
+/**
+ * Identifiers shared by the profile and the statements of a company. A CIK names one filer and an ISIN one
+ * security, so no two companies of the demo world share one: `search-cik` and `profile-cik` find one company.
+ */
+export function companyIds(seed: number, spec: SecuritySpec): CompanyIds {
+  const known = knownIds(spec);
+  if (known) return known;
+  const registry = idRegistry(seed);
+  return registry.bySymbol.get(spec.symbol) ?? drawIds(seed, spec, registry.taken);
 }
 
 export interface ProfileRow {
