@@ -183,6 +183,28 @@ describe.each(databaseTargets())('filings on $name', (target) => {
       const form4s = await rows('sec-filings-search/symbol', { symbol: 'AAPL', limit: '1000' });
       expect(form4s.filter((f) => f.formType === '4').length).toBe(all.length);
     });
+
+    it('files each insider under one CIK, which finds every trade of that insider', async () => {
+      const trades = await rows('insider-trading/search', { limit: '1000' });
+      expect(trades.length).toBeGreaterThan(50);
+      expect(trades.length).toBeLessThan(1000);
+      const byName = new Map<string, Row[]>();
+      for (const trade of trades)
+        byName.set(String(trade.reportingName), [...(byName.get(String(trade.reportingName)) ?? []), trade]);
+      const ciksOf = (list: Row[]): string[] => [...new Set(list.map((t) => String(t.reportingCik)))];
+      for (const [name, own] of byName) expect(ciksOf(own), name).toHaveLength(1);
+      expect(ciksOf(trades)).toHaveLength(byName.size);
+      const busiest = [...byName.values()].sort((a, b) => b.length - a.length).slice(0, 3);
+      for (const own of busiest) {
+        expect(own.length).toBeGreaterThan(1);
+        const found = await rows('insider-trading/search', { reportingCik: String(own[0]?.reportingCik) });
+        expect(found.map((t) => t.url).sort()).toEqual(own.map((t) => t.url).sort());
+      }
+      const [insider] = await rows('insider-trading/reporting-name', {
+        name: String(busiest[0]?.[0]?.reportingName),
+      });
+      expect(insider?.reportingCik).toBe(busiest[0]?.[0]?.reportingCik);
+    });
   });
 
   describe('13F holdings', () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { companyIds } from '../../src/server/services/market-data/seed/company.ts';
 import { DEMO_SEED } from '../../src/server/services/market-data/seed/index.ts';
+import {
+  FIRST_NAMES_FEMALE,
+  FIRST_NAMES_MALE,
+  LAST_NAMES,
+  MIDDLE_INITIALS,
+} from '../../src/server/services/market-data/seed/names.ts';
+import { insiderCik } from '../../src/server/services/market-data/seed/ownership.ts';
 import { buildUniverse } from '../../src/server/services/market-data/seed/universe.ts';
 
 /** The values held by more than one symbol, with the symbols holding them. */
@@ -8,15 +15,17 @@ function shared(pairs: readonly (readonly [symbol: string, value: string])[]): [
   const holders = new Map<string, string[]>();
   for (const [symbol, value] of pairs) {
     if (value === '') continue;
-    holders.set(value, [...(holders.get(value) ?? []), symbol]);
+    const list = holders.get(value);
+    if (list === undefined) holders.set(value, [symbol]);
+    else list.push(symbol);
   }
   return [...holders].filter(([, symbols]) => symbols.length > 1);
 }
 
-describe('identifiers of the demo companies', () => {
-  const universe = buildUniverse(DEMO_SEED, 'full');
-  const ids = universe.map((spec) => [spec.symbol, companyIds(DEMO_SEED, spec)] as const);
+const universe = buildUniverse(DEMO_SEED, 'full');
+const ids = universe.map((spec) => [spec.symbol, companyIds(DEMO_SEED, spec)] as const);
 
+describe('identifiers of the demo companies', () => {
   it('gives every company of the full universe a CIK, ISIN and CUSIP no other company holds', () => {
     expect(universe.length).toBeGreaterThan(5000);
     expect(shared(ids.map(([symbol, id]) => [symbol, id.cik]))).toEqual([]);
@@ -35,4 +44,29 @@ describe('identifiers of the demo companies', () => {
     for (const spec of buildUniverse(DEMO_SEED, 'test'))
       expect(companyIds(DEMO_SEED, spec), spec.symbol).toEqual(full.get(spec.symbol));
   });
+});
+
+describe('CIKs of the demo insiders', () => {
+  /** Every name an invented insider can have: a person with or without a middle initial, or a family trust. */
+  function everyInsiderName(): string[] {
+    const names = LAST_NAMES.map((last) => `${last} Family Trust`);
+    for (const first of [...FIRST_NAMES_MALE, ...FIRST_NAMES_FEMALE])
+      for (const middle of ['', ...MIDDLE_INITIALS.split('')].map((initial) =>
+        initial ? ` ${initial}.` : '',
+      ))
+        for (const last of LAST_NAMES) names.push(`${first}${middle} ${last}`);
+    return names;
+  }
+
+  it('gives every insider name a CIK of its own, held by no company', () => {
+    const chiefExecutives = universe.flatMap((spec) => (spec.facts ? [spec.facts.ceo] : []));
+    expect(chiefExecutives).toContain('Timothy D. Cook');
+    const names = [...new Set([...everyInsiderName(), ...chiefExecutives])];
+    const ciks = names.map((name) => [name, insiderCik(name)] as const);
+    expect(shared(ciks)).toEqual([]);
+    expect(ciks.every(([, cik]) => /^\d{10}$/.test(cik))).toBe(true);
+    const companies = new Set(ids.map(([, id]) => id.cik));
+    expect(ciks.filter(([, cik]) => companies.has(cik))).toEqual([]);
+    // 150,000 names: a second on an idle machine, more on a busy one.
+  }, 60_000);
 });

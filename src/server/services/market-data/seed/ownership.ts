@@ -12,7 +12,7 @@ import {
 import type { ExecutiveRow } from './company.ts';
 import { LAST_NAMES, personName, FIRST_NAMES_FEMALE, FIRST_NAMES_MALE, MIDDLE_INITIALS } from './names.ts';
 import type { SymbolSeries } from './prices.ts';
-import { createRandom, randomUuid, round } from './random.ts';
+import { createRandom, hashString, randomUuid, round } from './random.ts';
 import type { SecuritySpec } from './universe.ts';
 
 /**
@@ -37,6 +37,48 @@ const INSIDER_TYPES = [
   ['P-Purchase', 'A', 9],
   ['G-Gift', 'D', 4],
 ] as const;
+
+/** The first names an invented person may have, each once (the two lists share none). */
+const FIRST_NAMES: readonly string[] = [...FIRST_NAMES_MALE, ...FIRST_NAMES_FEMALE];
+const FIRST_INDEX = new Map(FIRST_NAMES.map((name, index) => [name, index]));
+const LAST_INDEX = new Map(LAST_NAMES.map((name, index) => [name, index]));
+/** Invented people's names: each first name, without or with each middle initial, with each last name. */
+const PERSON_NAMES = FIRST_NAMES.length * (MIDDLE_INITIALS.length + 1) * LAST_NAMES.length;
+/** Insiders' CIKs start above the companies' (1,000,000–2,099,999) and the private issuers' (2,100,000–). */
+const INSIDER_CIK_BASE = 2_200_000;
+/** How many CIKs the names that are not invented (the familiar chief executives) are hashed into. */
+const OTHER_NAME_CIKS = 100_000;
+
+/** The number of an invented person's name ("Laura K. Whitfield"), or null for any other name. */
+function personNumber(name: string): number | null {
+  const match = /^(\S+)(?: ([A-Z])\.)? (\S+)$/.exec(name);
+  if (!match) return null;
+  const [, firstName = '', initial, lastName = ''] = match;
+  const first = FIRST_INDEX.get(firstName);
+  const last = LAST_INDEX.get(lastName);
+  // 0 without a middle initial, else the initial's place from 1.
+  const middle = initial === undefined ? 0 : MIDDLE_INITIALS.indexOf(initial) + 1;
+  const unknownInitial = initial !== undefined && middle === 0;
+  if (first === undefined || last === undefined || unknownInitial) return null;
+  return (first * (MIDDLE_INITIALS.length + 1) + middle) * LAST_NAMES.length + last;
+}
+
+/**
+ * The CIK an insider reports under, derived from the insider's name alone: a person files under one CIK in
+ * every trade and at every company, and `insider-trading/search?reportingCik=` finds all of them. Invented
+ * people and family trusts are numbered from their names, so two of them never share a CIK; any other name
+ * is hashed into a block of its own.
+ */
+export function insiderCik(name: string): string {
+  const trust = /^(\S+) Family Trust$/.exec(name);
+  const family = trust ? (LAST_INDEX.get(trust[1] ?? '') ?? -1) : -1;
+  const person = personNumber(name);
+  const number =
+    family >= 0
+      ? PERSON_NAMES + family
+      : (person ?? PERSON_NAMES + LAST_NAMES.length + (hashString(name) % OTHER_NAME_CIKS));
+  return String(INSIDER_CIK_BASE + number).padStart(10, '0');
+}
 
 /** Form 4 filings over the year before the "as of" date; `rate` is the chance of a filing in a month. */
 export function insiderRows(
@@ -74,7 +116,9 @@ export function insiderRows(
       const id = randomUuid(random);
       const slip = 1 + 0.006 * random.normal();
       const indirect = random.chance(0.1);
-      const reportingCik = String(random.int(1_100_000, 2_099_999)).padStart(10, '0');
+      // The stream keeps its draw here, so the figures drawn after it do not shift.
+      random.next();
+      const reportingCik = insiderCik(person.name);
       if (filingDay > asOfDay || filingDay < asOfDay - 365) continue;
       const index = lastIndexAtOrBefore(series.days, day);
       const close = series.close[Math.max(0, index)] ?? 0;
