@@ -165,7 +165,7 @@ test.describe('cycle times and changelog', () => {
     await openPage(page, '/developer/docs/cycle-times-stable/');
     await expect(page.getByRole('heading', { level: 1, name: 'Cycle times' })).toBeVisible();
     const quotes = page.getByRole('region', { name: 'Table: cycle times, Quotes' });
-    await expect(quotes.getByRole('row', { name: /\/stable\/quote Stock quote End of day/ })).toBeVisible();
+    await expect(quotes.getByRole('row', { name: /\/stable\/quote Stock quote Real-time/ })).toBeVisible();
     await quotes.getByRole('link', { name: '/stable/quote', exact: true }).click();
     await expect(page).toHaveURL(/\/developer\/docs\/stable\/quote$/);
 
@@ -174,7 +174,7 @@ test.describe('cycle times and changelog', () => {
     const legacyQuotes = page.getByRole('region', { name: 'Table: legacy cycle times, Quotes' });
     await expect(
       legacyQuotes.getByRole('row', {
-        name: /^\/api\/v3\/quote\/\{symbol\}\s*as \/stable\/quote End of day/,
+        name: /^\/api\/v3\/quote\/\{symbol\}\s*as \/stable\/quote Real-time/,
       }),
     ).toBeVisible();
     await legacyQuotes.getByRole('link', { name: '/stable/quote', exact: true }).click();

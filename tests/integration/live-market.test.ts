@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import {
   LiveMarket,
   liveMarket,
@@ -21,6 +22,9 @@ const FRIDAY_MIDDAY = Date.parse('2026-11-20T17:00:00Z');
 const FRIDAY_CLOSE = Date.parse('2026-11-20T21:00:00Z');
 const FRIDAY_BEFORE_OPEN = Date.parse('2026-11-20T13:00:00Z');
 const SATURDAY = Date.parse('2026-11-21T15:00:00Z');
+/** Sessions after the stored data, which ends that Friday: noon New York on the Tuesday and Wednesday after. */
+const TUESDAY_MIDDAY = Date.parse('2026-11-24T17:00:00Z');
+const WEDNESDAY_MIDDAY = Date.parse('2026-11-25T17:00:00Z');
 
 async function stored(symbol: string): Promise<StoredQuote> {
   const found = (await storedQuotes(h.db, [symbol], new Date(FRIDAY_CLOSE))).get(symbol);
@@ -115,5 +119,47 @@ describe('quotes follow the live market', () => {
     expect(price).toBe(liveMarket().tick(BTC, btc, at).lastPrice);
     expect(price).not.toBe(roundPrice(btc.latest.price, 'crypto'));
     expect(await quotedPrice('BTCUSD', at + 20_000)).not.toBe(price);
+  });
+
+  it('answers profiles with the live price of the quote, labelled intraday as a profile is kept a minute', async () => {
+    h.clock.now = TUESDAY_MIDDAY;
+    const [quote] = (await stableAnswer(h, 'quote', { symbol: 'AAPL' }, key)).rows;
+    const [profile] = (await stableAnswer(h, 'profile', { symbol: 'AAPL' }, key)).rows;
+    const [byCik] = (await stableAnswer(h, 'profile-cik', { cik: '320193' }, key)).rows;
+    expect(quote?.price).not.toBe(roundPrice((await stored('AAPL')).latest.price, 'stock'));
+    expect(profile?.price).toBe(quote?.price);
+    expect(byCik?.price).toBe(quote?.price);
+    for (const path of ['profile', 'profile-cik'])
+      expect(ALL_ENDPOINTS.find((endpoint) => endpoint.path === path)?.cadence.frequency).toBe('intraday');
+  });
+
+  it('labels real-time every endpoint whose answer moves with the live price during the session', async () => {
+    const live = [
+      'quote',
+      'quote-short',
+      'batch-quote',
+      'batch-quote-short',
+      'stock-price-change',
+      'batch-exchange-quote',
+      'batch-etf-quotes',
+      'batch-commodity-quotes',
+      'batch-crypto-quotes',
+      'batch-forex-quotes',
+      'batch-index-quotes',
+      'market-capitalization',
+      'market-capitalization-batch',
+    ];
+    for (const path of live) {
+      const definition = ALL_ENDPOINTS.find((endpoint) => endpoint.path === path);
+      const query = Object.fromEntries(new URLSearchParams(definition?.example ?? ''));
+      // A session after the stored data (and after every instant asked above, whose answers may be cached).
+      h.clock.now = WEDNESDAY_MIDDAY - 3_600_000;
+      const earlier = await stableAnswer(h, path, query, key);
+      h.clock.now = WEDNESDAY_MIDDAY;
+      const later = await stableAnswer(h, path, query, key);
+      expect(earlier.rows.length, path).toBeGreaterThan(0);
+      expect(later.rows, path).not.toEqual(earlier.rows);
+      expect(definition?.cadence.frequency, path).toBe('real-time');
+    }
   });
 });

@@ -38,7 +38,7 @@ describe('the cycle times', () => {
       '5-minute interval',
     );
     expect(cycleTimesMarkdown(groups, 'Intro.')).toContain(
-      '| [`/stable/quote`](/developer/docs/stable/quote.md) Stock quote | End of day |',
+      '| [`/stable/quote`](/developer/docs/stable/quote.md) Stock quote | Real-time |',
     );
   });
 

@@ -68,6 +68,15 @@ export const SESSION_CLOSE_CADENCE: UpdateCadence = {
   when: 'After each session’s close, when its daily bar is loaded: 16:00 New York time for US listings, each exchange’s own close elsewhere, midnight UTC for crypto and forex.',
 };
 
+/**
+ * Prices of the live market (quotes and what is worked out from them): they move during each market's
+ * session, by the second, and hold the latest close outside it. The demo's live market is simulated.
+ */
+export const LIVE_QUOTE_CADENCE: UpdateCadence = {
+  frequency: 'real-time',
+  when: 'Real time during each market’s session (demo: simulated around the stored daily bars), the latest close outside it: 09:30–16:00 New York time on US trading days, each exchange’s own hours elsewhere, around the clock for crypto, Sunday 17:00 to Friday 17:00 New York time for forex.',
+};
+
 /** The symbol directory (lists, search): new listings and delistings are taken in once a day. */
 export const DIRECTORY_CADENCE: UpdateCadence = {
   frequency: 'daily',

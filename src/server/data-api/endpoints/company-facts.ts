@@ -20,13 +20,14 @@ import {
   FILING_CADENCE,
   limitParam,
   pageParam,
+  LIVE_QUOTE_CADENCE,
   SESSION_CLOSE_CADENCE,
   symbolParam,
   symbolsParam,
   type EndpointDefinition,
   type UpdateCadence,
 } from '../endpoint.ts';
-import { companyEndpoints } from './company.ts';
+import { companyEndpoints, PROFILE_CADENCE } from './company.ts';
 import { cikParam } from './directory.ts';
 
 const symbolOnly = z.object({ symbol: symbolParam });
@@ -96,6 +97,12 @@ const MARKET_CAP_CADENCE: UpdateCadence = {
   when: 'After each session’s close, when its daily bar is loaded: the close times the shares outstanding.',
 };
 
+/** The current market capitalisation follows the live price of the quote. */
+const LIVE_MARKET_CAP_CADENCE: UpdateCadence = {
+  ...LIVE_QUOTE_CADENCE,
+  when: 'Real time during each market’s session (demo: simulated): the price the quote shows times the shares outstanding; the latest close outside it.',
+};
+
 /** Market capitalisation, float, head count, notes, pay and mergers of listed companies. */
 export const companyFactEndpoints: EndpointDefinition[] = [
   defineEndpoint({
@@ -108,10 +115,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
     params: z.object({ cik: cikParam }),
     row: profileRow,
     maxAge: 60,
-    cadence: {
-      frequency: 'end-of-day',
-      when: 'Price, change, volume and ranges after each session’s close; company facts once a day, when they have changed.',
-    },
+    cadence: PROFILE_CADENCE,
     example: 'cik=320193',
     csv: false,
     // The row schema is the profile's own, typed loosely: rows are copied into plain records for it.
@@ -125,13 +129,13 @@ export const companyFactEndpoints: EndpointDefinition[] = [
     group: 'Company',
     summary: 'Market capitalisation',
     description:
-      'The company’s market capitalisation at the latest close: the price the quote shows times the shares outstanding. An unknown symbol answers [].',
+      'The company’s current market capitalisation: the price the quote shows (live during the session, else the latest close) times the shares outstanding. An unknown symbol answers [].',
     tier: DATA_TIERS.sample,
     params: symbolOnly,
     symbolParam: 'symbol',
     row: marketCapRow,
     maxAge: 60,
-    cadence: MARKET_CAP_CADENCE,
+    cadence: LIVE_MARKET_CAP_CADENCE,
     example: 'symbol=AAPL',
     csv: true,
     handler: ({ db, params, symbols, now }) => marketCapitalizations(db, symbols, [params.symbol], now),
@@ -141,13 +145,13 @@ export const companyFactEndpoints: EndpointDefinition[] = [
     group: 'Company',
     summary: 'Market capitalisation of several companies',
     description:
-      'Market capitalisation at the latest close of each symbol, in the order asked; unknown symbols and repeats are left out.',
+      'Current market capitalisation of each symbol (the price its quote shows times the shares outstanding), in the order asked; unknown symbols and repeats are left out.',
     tier: DATA_TIERS.sample,
     params: z.object({ symbols: symbolsParam }),
     symbolParam: 'symbols',
     row: marketCapRow,
     maxAge: 60,
-    cadence: MARKET_CAP_CADENCE,
+    cadence: LIVE_MARKET_CAP_CADENCE,
     example: 'symbols=AAPL,MSFT',
     csv: true,
     handler: ({ db, params, symbols, now }) => marketCapitalizations(db, symbols, params.symbols, now),

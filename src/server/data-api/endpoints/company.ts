@@ -1,7 +1,22 @@
 import { z } from 'zod';
 import { companyExecutives, profiles, stockPeers } from '../../services/market-data/company.ts';
-import { defineEndpoint, SESSION_CLOSE_CADENCE, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import {
+  defineEndpoint,
+  SESSION_CLOSE_CADENCE,
+  symbolParam,
+  type EndpointDefinition,
+  type UpdateCadence,
+} from '../endpoint.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
+
+/**
+ * A profile carries the live price of its quote, kept for a minute, beside company facts that change at most
+ * once a day.
+ */
+export const PROFILE_CADENCE: UpdateCadence = {
+  frequency: 'intraday',
+  when: 'Price, change, volume and ranges those of the live quote during each market’s session (demo: simulated), refreshed at most once a minute, and the latest close outside it; company facts (officers, address, description, identifiers) once a day, when they have changed.',
+};
 
 export const companyEndpoints: EndpointDefinition[] = [
   defineEndpoint({
@@ -15,7 +30,11 @@ export const companyEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     row: z.object({
       symbol: z.string().describe('Ticker symbol'),
-      price: z.number().describe('Latest price: the close of the latest daily bar'),
+      price: z
+        .number()
+        .describe(
+          "Latest price: during the market's session the live price (demo: simulated around the stored bars), else the close of the latest daily bar",
+        ),
       marketCap: z.number().describe('Price times shares outstanding; 0 where shares mean nothing'),
       beta: z.number().describe('Sensitivity of the price to the market (1 moves with it)'),
       lastDividend: z
@@ -65,10 +84,7 @@ export const companyEndpoints: EndpointDefinition[] = [
       isFund: z.boolean().describe('True for mutual funds'),
     }),
     maxAge: 60,
-    cadence: {
-      frequency: 'end-of-day',
-      when: 'Price, change, volume and ranges after each session’s close; company facts (officers, address, description, identifiers) once a day, when they have changed.',
-    },
+    cadence: PROFILE_CADENCE,
     example: 'symbol=AAPL',
     csv: false,
     handler: ({ db, params, symbols, now }) => profiles(db, symbols, [params.symbol], now),

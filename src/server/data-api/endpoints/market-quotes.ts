@@ -3,7 +3,7 @@ import type { Security } from '../../db/schema.ts';
 import { US_EXCHANGES } from '../../services/market-data/directory.ts';
 import { groupQuotes, securitiesWhere, stockPriceChange } from '../../services/market-data/market-quotes.ts';
 import { DATA_TIERS, type DataTier } from '../../services/market-data/plan-access.ts';
-import { defineEndpoint, SESSION_CLOSE_CADENCE, symbolParam, type EndpointDefinition } from '../endpoint.ts';
+import { defineEndpoint, LIVE_QUOTE_CADENCE, symbolParam, type EndpointDefinition } from '../endpoint.ts';
 import { quoteRow } from './quotes.ts';
 
 const shortParam = z
@@ -68,7 +68,7 @@ function typeBatch(batch: GroupBatch): EndpointDefinition {
     params: z.object({ short: shortParam }),
     row: batchQuoteRow,
     maxAge: 15,
-    cadence: SESSION_CLOSE_CADENCE,
+    cadence: LIVE_QUOTE_CADENCE,
     example: 'short=false',
     csv: false,
     handler: ({ db, params, symbols, now }) =>
@@ -111,7 +111,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
     symbolParam: 'symbol',
     row: priceChangeRow,
     maxAge: 15,
-    cadence: SESSION_CLOSE_CADENCE,
+    cadence: LIVE_QUOTE_CADENCE,
     example: 'symbol=AAPL',
     csv: true,
     handler: async ({ db, params, symbols, now }) => {
@@ -143,7 +143,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
         : { tier: DATA_TIERS.global, subject: `quotes of the ${params.exchange} exchange` },
     row: batchQuoteRow,
     maxAge: 15,
-    cadence: SESSION_CLOSE_CADENCE,
+    cadence: LIVE_QUOTE_CADENCE,
     example: 'exchange=NASDAQ&short=false',
     csv: false,
     handler: ({ db, params, symbols, now }) =>
