@@ -25,6 +25,9 @@ const SATURDAY = Date.parse('2026-11-21T15:00:00Z');
 /** Sessions after the stored data, which ends that Friday: noon New York on the Tuesday and Wednesday after. */
 const TUESDAY_MIDDAY = Date.parse('2026-11-24T17:00:00Z');
 const WEDNESDAY_MIDDAY = Date.parse('2026-11-25T17:00:00Z');
+/** Thanksgiving (the NYSE is closed) at 11:00 New York, and 13:00 New York on the early close the day after. */
+const THANKSGIVING = Date.parse('2026-11-26T16:00:00Z');
+const EARLY_CLOSE = Date.parse('2026-11-27T18:00:00Z');
 
 async function stored(symbol: string): Promise<StoredQuote> {
   const found = (await storedQuotes(h.db, [symbol], new Date(FRIDAY_CLOSE))).get(symbol);
@@ -161,5 +164,49 @@ describe('quotes follow the live market', () => {
       expect(later.rows, path).not.toEqual(earlier.rows);
       expect(definition?.cadence.frequency, path).toBe('real-time');
     }
+  });
+});
+
+// Later days than the tests above, whose cached answers would otherwise answer them.
+describe('the live market keeps the exchange calendar', () => {
+  it('rests US stocks on a NYSE holiday, when the market hours say the exchange is closed', async () => {
+    const [aapl, btc] = await Promise.all([stored('AAPL'), stored('BTCUSD')]);
+    const market = liveMarket();
+    expect(market.tick(AAPL, aapl, WEDNESDAY_MIDDAY).trading).toBe(true);
+    expect(market.facts(AAPL, aapl, WEDNESDAY_MIDDAY + 1_000).price).not.toBe(
+      market.facts(AAPL, aapl, WEDNESDAY_MIDDAY).price,
+    );
+    for (const at of [THANKSGIVING, THANKSGIVING + 3_600_000]) {
+      expect(market.tick(AAPL, aapl, at).trading).toBe(false);
+      expect(market.facts(AAPL, aapl, at)).toEqual(aapl.latest);
+      expect(await quotedPrice('AAPL', at)).toBe(roundPrice(aapl.latest.price, 'stock'));
+      const { rows } = await stableAnswer(h, 'exchange-market-hours', { exchange: 'NASDAQ' }, key);
+      expect(rows[0]?.isMarketOpen).toBe(false);
+    }
+    expect(market.tick(BTC, btc, THANKSGIVING).trading).toBe(true);
+  });
+
+  it('stops US stocks at 13:00 New York on an early close, when the market hours close, with after-hours to 17:00', async () => {
+    const aapl = await stored('AAPL');
+    const market = liveMarket();
+    const before = EARLY_CLOSE - 60_000;
+    h.clock.now = before;
+    const open = await stableAnswer(h, 'exchange-market-hours', { exchange: 'NYSE' }, key);
+    expect(open.rows[0]?.isMarketOpen).toBe(true);
+    expect(market.tick(AAPL, aapl, before).trading).toBe(true);
+    expect(market.facts(AAPL, aapl, before + 1_000).price).not.toBe(market.facts(AAPL, aapl, before).price);
+    h.clock.now = EARLY_CLOSE;
+    const closed = await stableAnswer(h, 'exchange-market-hours', { exchange: 'NYSE' }, key);
+    expect(closed.rows[0]?.isMarketOpen).toBe(false);
+    expect(market.tick(AAPL, aapl, EARLY_CLOSE).trading).toBe(false);
+    expect(await quotedPrice('AAPL', EARLY_CLOSE + 60_000)).toBe(
+      await quotedPrice('AAPL', EARLY_CLOSE + 3 * 3_600_000),
+    );
+    const afterHours = market.extendedTick(AAPL, aapl, EARLY_CLOSE + 60_000);
+    expect(afterHours).toMatchObject({ window: 'post', at: EARLY_CLOSE + 60_000 });
+    // After-hours end at 17:00 New York (22:00 UTC): later, the last tick of the window holds.
+    expect(market.extendedTick(AAPL, aapl, EARLY_CLOSE + 5 * 3_600_000)?.at).toBe(
+      EARLY_CLOSE + 4 * 3_600_000 - 1_000,
+    );
   });
 });

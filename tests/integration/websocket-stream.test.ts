@@ -189,6 +189,30 @@ describe('websocket streams', () => {
     client.ws.close();
   });
 
+  it('keeps the stocks stream quiet on a NYSE holiday and from 13:00 New York on an early close', async () => {
+    // 2026-11-26 is Thanksgiving; the day after, the NYSE closes at 13:00 (18:00 UTC).
+    const earlyClose = Date.parse('2026-11-27T18:00:00Z');
+    const quietAfter = async (at: number): Promise<void> => {
+      h.clock.now = at;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const count = client.texts.length;
+      h.clock.now = at + 60_000;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(client.texts.length).toBe(count);
+    };
+    h.clock.now = earlyClose - 60_000;
+    const client = await loggedIn('stocks', professionalKey);
+    await client.ask('subscribe', { ticker: 'aapl' });
+    await client.next((message) => message.type === 'T');
+    h.clock.now = earlyClose - 30_000;
+    await expect
+      .poll(() => client.texts.some((text) => text.includes(`"t":${String(earlyClose - 30_000)}000000,`)))
+      .toBe(true);
+    await quietAfter(earlyClose);
+    await quietAfter(Date.parse('2026-11-26T16:00:00Z'));
+    client.ws.close();
+  });
+
   it('refuses an invalid key and closes the connection with 1008', async () => {
     const client = await connect('stocks');
     const answer = await client.ask('login', { apiKey: 'not-a-key' });

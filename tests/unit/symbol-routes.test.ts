@@ -74,6 +74,16 @@ describe('market state', () => {
     expect(marketState(nasdaq, new Date('2026-11-21T16:00:00Z')).open).toBe(false);
   });
 
+  it('closes New York stocks on NYSE holidays and at 13:00 Eastern on early closes', () => {
+    // Thanksgiving 2026 is a Thursday; the Friday after closes early.
+    expect(marketState(nasdaq, new Date('2026-11-26T16:00:00Z')).open).toBe(false);
+    expect(marketState(nasdaq, new Date('2026-11-27T17:59:00Z')).open).toBe(true);
+    expect(marketState(nasdaq, new Date('2026-11-27T18:00:00Z'))).toEqual({
+      open: false,
+      label: 'Market closed',
+    });
+  });
+
   it('keeps crypto open around the clock and forex open from Sunday to Friday evening', () => {
     expect(
       marketState({ assetType: 'crypto', exchange: 'CRYPTO' }, new Date('2026-11-22T03:00:00Z')),

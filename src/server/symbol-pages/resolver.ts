@@ -2,7 +2,8 @@ import type { Db } from '../db/client.ts';
 import { getDatabase } from '../db/client.ts';
 import type { AssetType, Security } from '../db/schema.ts';
 import { CachedDirectory, type SymbolDirectory } from '../services/market-data/directory.ts';
-import { quotes, sessionClose, type QuoteRow } from '../services/market-data/quotes.ts';
+import { isTrading } from '../services/market-data/market-session.ts';
+import { quotes, type QuoteRow } from '../services/market-data/quotes.ts';
 import { searchSymbols, type SearchRow } from '../services/market-data/search.ts';
 import {
   overviewPage,
@@ -159,50 +160,15 @@ export function symbolHeader(security: Security, quote: QuoteRow | undefined, no
   };
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const clockFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Weekday (0 = Sunday) and minutes after midnight at `now` in a time zone. */
-function localClock(now: Date, timeZone: string): { weekday: number; minutes: number } {
-  let format = clockFormats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    clockFormats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(now).map((part) => [part.type, part.value]));
-  return {
-    weekday: WEEKDAYS.indexOf(parts.weekday ?? 'Sun'),
-    minutes: Number(parts.hour ?? 0) * 60 + Number(parts.minute ?? 0),
-  };
-}
-
-/** Regular sessions last six and a half hours before the exchange's close (9:30–16:00 in New York). */
-const SESSION_MINUTES = 390;
-
 /**
- * Whether the security's market is in its regular session: crypto never closes; forex and
- * commodity futures trade from Sunday 17:00 to Friday 17:00 New York time; stocks and indexes
- * trade on weekdays in their exchange's session (holidays are not modelled).
+ * Whether the security's market is in its regular session, as the live market and the market hours endpoints
+ * have it: crypto never closes; forex and commodity futures trade from Sunday 17:00 to Friday 17:00 New York
+ * time; stocks, funds and indexes in their exchange's session, closed on its holidays and after an early close.
  */
 export function marketState(security: Pick<Security, 'assetType' | 'exchange'>, now: Date): MarketState {
   if (security.assetType === 'crypto') return { open: true, label: 'Trades 24/7' };
-  if (security.assetType === 'forex' || security.assetType === 'commodity') {
-    const { weekday, minutes } = localClock(now, 'America/New_York');
-    const open =
-      (weekday >= 1 && weekday <= 4) ||
-      (weekday === 0 && minutes >= 17 * 60) ||
-      (weekday === 5 && minutes < 17 * 60);
-    return { open, label: open ? 'Market open' : 'Market closed' };
-  }
-  const session = sessionClose(security);
-  const { weekday, minutes } = localClock(now, session.timeZone);
-  const close = session.hour * 60 + session.minute;
-  const open = weekday >= 1 && weekday <= 5 && minutes >= close - SESSION_MINUTES && minutes < close;
+  const market: Pick<Security, 'assetType' | 'exchange'> =
+    security.assetType === 'commodity' ? { assetType: 'forex', exchange: security.exchange } : security;
+  const open = isTrading(market, now.getTime());
   return { open, label: open ? 'Market open' : 'Market closed' };
 }

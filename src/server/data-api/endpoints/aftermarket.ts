@@ -29,7 +29,7 @@ const quoteRow = z.object({
 /** Extended-hours prices move once a second during pre-market and after-hours. */
 const AFTERMARKET_CADENCE: UpdateCadence = {
   frequency: 'real-time',
-  when: 'Every second during pre-market (04:00–09:30 New York) and after-hours (16:00–20:00); the last tick of the latest window in between.',
+  when: 'Every second during pre-market (04:00–09:30 New York) and after-hours (16:00–20:00, or 13:00–17:00 after an early close) on US trading days; the last tick of the latest window in between.',
 };
 const AFTERMARKET_MAX_AGE = 1;
 const DERIVATION =

@@ -40,7 +40,8 @@ function extendedListings(directory: SymbolDirectory, symbols: readonly string[]
 }
 
 /**
- * The latest extended-hours ticks (pre-market 04:00–09:30, after-hours 16:00–20:00 New York) of US stocks
+ * The latest extended-hours ticks (pre-market 04:00–09:30, after-hours 16:00–20:00 New York, 13:00–17:00 after
+ * an early close) of US stocks
  * and ETFs at `now`, from the live market (demo), with the day's volume; other symbols are left out.
  */
 async function extendedTicks(

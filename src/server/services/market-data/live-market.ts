@@ -12,8 +12,8 @@ import type { QuoteFacts } from './quotes.ts';
 import { hashString } from './seed/random.ts';
 
 /**
- * The live market of the demo: prices that move during each market's hours, simulated from the stored daily
- * bars. The price of a symbol at an instant is a pure function of the simulator's seed, the symbol, its
+ * The live market of the demo: prices that move during each market's hours (the exchange calendar's, holidays
+ * and early closes included: `market-session.ts`), simulated from the stored daily bars. The price of a symbol at an instant is a pure function of the simulator's seed, the symbol, its
  * stored bars and the instant, so every process (and every transport: quotes, pages, the websocket streams)
  * tells the same price at the same moment without talking to the others.
  *
@@ -343,8 +343,9 @@ export class LiveMarket {
 
   /**
    * The latest US extended-hours trade of a stock at an instant: during pre-market (04:00–09:30 New York) and
-   * after-hours (16:00–20:00) the walk's price now, otherwise the last one of the latest window. Pre-market
-   * walks from the previous close to the day's stored open; after-hours walks freely from the close.
+   * after-hours (16:00–20:00, 13:00–17:00 after an early close) the walk's price now, otherwise the last one of
+   * the latest window. Pre-market walks from the previous close to the day's stored open; after-hours walks
+   * freely from the close.
    */
   extendedTick(
     security: Pick<Security, 'symbol' | 'assetType' | 'exchange'>,

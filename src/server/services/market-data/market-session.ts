@@ -1,12 +1,14 @@
 import { DAY_MS, isoDay, isoDayStart } from '../../../lib/iso-date.ts';
 import type { AssetType, Security } from '../../db/schema.ts';
-import { isTradingDay, toDay, weekday, type TradingCalendar } from './seed/calendar.ts';
+import { exchangeHours, holidayOn, isTradingDate, type ExchangeHours } from './market-hours.ts';
+import { toDay, weekday } from './seed/calendar.ts';
 
 /**
  * When markets trade, for the live simulator: the regular session of an exchange day, US extended hours and
- * the round-the-clock markets. Trading days follow the demo data's own calendar (weekends and the fixed
- * holidays are closed), so a session never opens on a day that has no stored bar; a full exchange calendar
- * replaces `isSessionDay` without touching the rest.
+ * the round-the-clock markets. Exchange sessions are the exchange calendar's (`market-hours.ts`: hours, time
+ * zone, holidays and early closes by rule), so the simulated prices rest exactly when the market hours
+ * endpoints say a market is closed; securities of a venue without a calendar (indexes, commodities) keep New
+ * York's.
  */
 
 /** A span of time in ms since the epoch, `start` included and `end` excluded. */
@@ -21,35 +23,20 @@ interface WallTime {
   minute: number;
 }
 
-interface VenueHours {
-  timeZone: string;
-  open: WallTime;
-  close: WallTime;
+/** The NYSE's calendar, which US listings, indexes and commodities follow. */
+function newYorkCalendar(): ExchangeHours {
+  const calendar = exchangeHours('NYSE');
+  if (calendar === undefined) throw new Error('the exchange calendar has no NYSE');
+  return calendar;
 }
 
-const NEW_YORK = 'America/New_York';
-const US_HOURS: VenueHours = {
-  timeZone: NEW_YORK,
-  open: { hour: 9, minute: 30 },
-  close: { hour: 16, minute: 0 },
-};
-const VENUE_HOURS: Record<string, VenueHours> = {
-  LSE: { timeZone: 'Europe/London', open: { hour: 8, minute: 0 }, close: { hour: 16, minute: 30 } },
-  XETRA: { timeZone: 'Europe/Berlin', open: { hour: 9, minute: 0 }, close: { hour: 17, minute: 30 } },
-  EURONEXT: { timeZone: 'Europe/Paris', open: { hour: 9, minute: 0 }, close: { hour: 17, minute: 30 } },
-  TSX: { timeZone: 'America/Toronto', open: { hour: 9, minute: 30 }, close: { hour: 16, minute: 0 } },
-  JPX: { timeZone: 'Asia/Tokyo', open: { hour: 9, minute: 0 }, close: { hour: 15, minute: 30 } },
-  HKSE: { timeZone: 'Asia/Hong_Kong', open: { hour: 9, minute: 30 }, close: { hour: 16, minute: 0 } },
-};
-/** US pre-market (04:00–09:30 New York) and after-hours (16:00–20:00 New York). */
-const PRE_MARKET: readonly [WallTime, WallTime] = [
-  { hour: 4, minute: 0 },
-  { hour: 9, minute: 30 },
-];
-const AFTER_HOURS: readonly [WallTime, WallTime] = [
-  { hour: 16, minute: 0 },
-  { hour: 20, minute: 0 },
-];
+const NEW_YORK_CALENDAR = newYorkCalendar();
+const NEW_YORK = NEW_YORK_CALENDAR.timeZone;
+/** US pre-market opens at 04:00 New York and runs to the open. */
+const PRE_MARKET_OPEN: WallTime = { hour: 4, minute: 0 };
+/** US after-hours run from the close to 20:00 New York, or to 17:00 after an early close. */
+const AFTER_HOURS_END: WallTime = { hour: 20, minute: 0 };
+const AFTER_EARLY_CLOSE_END: WallTime = { hour: 17, minute: 0 };
 /** Forex trades from Sunday 17:00 to Friday 17:00 New York. */
 const FOREX_WEEK: WallTime = { hour: 17, minute: 0 };
 
@@ -120,21 +107,41 @@ export function zonedDay(instant: number, timeZone: string): string {
   return isoDay(new Date(wallClock(instant, timeZone)));
 }
 
-function venueHours(security: Pick<Security, 'exchange'>): VenueHours {
-  return VENUE_HOURS[security.exchange] ?? US_HOURS;
+/** A calendar's 'HH:MM' as a wall-clock time. */
+function wallTime(time: string): WallTime {
+  const [hour, minute] = time.split(':').map(Number);
+  return { hour: hour ?? 0, minute: minute ?? 0 };
+}
+
+/** The exchange calendar a security's sessions follow: its own exchange's, else New York's. */
+export function calendarOf(security: Pick<Security, 'exchange'>): ExchangeHours {
+  return exchangeHours(security.exchange) ?? NEW_YORK_CALENDAR;
 }
 
 /** The day (in the market's own convention) an instant belongs to: exchange-local, or UTC for crypto and forex. */
 export function marketDay(security: Pick<Security, 'exchange' | 'assetType'>, instant: number): string {
   return marketKind(security.assetType) === 'exchange'
-    ? zonedDay(instant, venueHours(security).timeZone)
+    ? zonedDay(instant, calendarOf(security).timeZone)
     : isoDay(new Date(instant));
 }
 
-/** Whether the market holds a session on a day (the swappable calendar rule). */
-export function isSessionDay(kind: MarketKind, day: string): boolean {
-  const calendar: TradingCalendar = kind;
-  return isTradingDay(toDay(day), calendar);
+/** An exchange's regular session of a day, cut at an early close; null on a weekend or holiday. */
+function exchangeSpan(calendar: ExchangeHours, day: string): TimeSpan | null {
+  if (!isTradingDate(calendar.exchange, day)) return null;
+  const close = holidayOn(calendar.exchange, day)?.closeTime ?? calendar.close;
+  return {
+    start: zonedInstant(day, wallTime(calendar.open), calendar.timeZone),
+    end: zonedInstant(day, wallTime(close), calendar.timeZone),
+  };
+}
+
+/**
+ * The instant a day's session of an exchange-traded security closes (early closes included), or would close
+ * on a day it does not trade: a quote's timestamp when its latest bar is that day's.
+ */
+export function sessionCloseInstant(security: Pick<Security, 'exchange'>, day: string): number {
+  const calendar = calendarOf(security);
+  return exchangeSpan(calendar, day)?.end ?? zonedInstant(day, wallTime(calendar.close), calendar.timeZone);
 }
 
 /**
@@ -147,14 +154,7 @@ export function sessionSpan(
   day: string,
 ): TimeSpan | null {
   const kind = marketKind(security.assetType);
-  if (kind === 'exchange') {
-    if (!isSessionDay(kind, day)) return null;
-    const hours = venueHours(security);
-    return {
-      start: zonedInstant(day, hours.open, hours.timeZone),
-      end: zonedInstant(day, hours.close, hours.timeZone),
-    };
-  }
+  if (kind === 'exchange') return exchangeSpan(calendarOf(security), day);
   const start = isoDayStart(day);
   const span = { start, end: start + DAY_MS };
   if (kind === 'crypto') return span;
@@ -180,21 +180,21 @@ export interface ExtendedSpan extends TimeSpan {
   day: string;
 }
 
-/** The pre-market and after-hours windows of a New York day, or none on a day without a session. */
+/**
+ * The pre-market and after-hours windows of a New York trading day: 04:00 to the open, and the close to 20:00
+ * (13:00 to 17:00 after an early close); none on a weekend or holiday.
+ */
 export function extendedSpans(day: string): ExtendedSpan[] {
-  if (!isSessionDay('exchange', day)) return [];
+  const session = exchangeSpan(NEW_YORK_CALENDAR, day);
+  if (session === null) return [];
+  const early = (holidayOn(NEW_YORK_CALENDAR.exchange, day)?.closeTime ?? null) !== null;
   return [
-    {
-      window: 'pre',
-      day,
-      start: zonedInstant(day, PRE_MARKET[0], NEW_YORK),
-      end: zonedInstant(day, PRE_MARKET[1], NEW_YORK),
-    },
+    { window: 'pre', day, start: zonedInstant(day, PRE_MARKET_OPEN, NEW_YORK), end: session.start },
     {
       window: 'post',
       day,
-      start: zonedInstant(day, AFTER_HOURS[0], NEW_YORK),
-      end: zonedInstant(day, AFTER_HOURS[1], NEW_YORK),
+      start: session.end,
+      end: zonedInstant(day, early ? AFTER_EARLY_CLOSE_END : AFTER_HOURS_END, NEW_YORK),
     },
   ];
 }

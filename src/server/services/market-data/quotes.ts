@@ -1,8 +1,9 @@
-import { isoDay, isoDayStart, shiftIsoYears } from '../../../lib/iso-date.ts';
+import { DAY_MS, isoDay, isoDayStart, shiftIsoYears } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import type { AssetType, Security } from '../../db/schema.ts';
 import type { SymbolDirectory } from './directory.ts';
 import { liveMarket, type StoredQuote } from './live-market.ts';
+import { marketKind, sessionCloseInstant } from './market-session.ts';
 import { memoPerDatabase } from './memo.ts';
 import { percentChange, recentBars, round, roundPrice, type DailyBar } from './prices.ts';
 
@@ -167,82 +168,19 @@ export async function quoteFacts(
   return found;
 }
 
-// Closing times of the venues: a quote's timestamp is the close of its latest bar.
-/** When an exchange's regular session ends, in its own time zone. */
-export interface SessionClose {
-  timeZone: string;
-  hour: number;
-  minute: number;
-}
-const NEW_YORK_CLOSE: SessionClose = { timeZone: 'America/New_York', hour: 16, minute: 0 };
-const SESSION_CLOSES: Record<string, SessionClose> = {
-  LSE: { timeZone: 'Europe/London', hour: 16, minute: 30 },
-  XETRA: { timeZone: 'Europe/Berlin', hour: 17, minute: 30 },
-  EURONEXT: { timeZone: 'Europe/Paris', hour: 17, minute: 30 },
-  TSX: { timeZone: 'America/Toronto', hour: 16, minute: 0 },
-  JPX: { timeZone: 'Asia/Tokyo', hour: 15, minute: 30 },
-  HKSE: { timeZone: 'Asia/Hong_Kong', hour: 16, minute: 0 },
-};
-/** Markets that trade round the clock close their daily bar at midnight UTC. */
-const MIDNIGHT_UTC: SessionClose = { timeZone: 'UTC', hour: 24, minute: 0 };
-
-/** The session close of a security's market (crypto and forex bars close at midnight UTC). */
-export function sessionClose(security: Pick<Security, 'exchange' | 'assetType'>): SessionClose {
-  if (security.assetType === 'crypto' || security.assetType === 'forex') return MIDNIGHT_UTC;
-  return SESSION_CLOSES[security.exchange] ?? NEW_YORK_CLOSE;
-}
-
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Milliseconds a time zone is ahead of UTC at an instant. */
-function zoneOffset(instant: number, timeZone: string): number {
-  let format = zoneFormats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    zoneFormats.set(timeZone, format);
-  }
-  const parts: Record<string, number> = {};
-  for (const part of format.formatToParts(new Date(instant))) parts[part.type] = Number(part.value);
-  const local = Date.UTC(
-    parts.year ?? 1970,
-    (parts.month ?? 1) - 1,
-    parts.day ?? 1,
-    parts.hour ?? 0,
-    parts.minute ?? 0,
-    parts.second ?? 0,
-  );
-  return local - Math.floor(instant / 1000) * 1000;
-}
-
-const closeInstants = new Map<string, number>();
-
-/** Unix seconds of a bar's session close (exchange-local time, daylight saving included), never after `now`. */
+/**
+ * Unix seconds of a bar's session close, never after `now`: the exchange calendar's close of the bar's day
+ * (early closes included, daylight saving too), midnight UTC for crypto and forex.
+ */
 export function closeTimestamp(
   security: Pick<Security, 'exchange' | 'assetType'>,
   date: string,
   now: Date,
 ): number {
-  const session = sessionClose(security);
-  const key = `${session.timeZone}|${session.hour}:${session.minute}|${date}`;
-  let instant = closeInstants.get(key);
-  if (instant === undefined) {
-    const wall = isoDayStart(date) + (session.hour * 60 + session.minute) * 60_000;
-    const first = zoneOffset(wall, session.timeZone);
-    instant = wall - first;
-    const second = zoneOffset(instant, session.timeZone);
-    if (second !== first) instant = wall - second;
-    if (closeInstants.size > 10_000) closeInstants.clear();
-    closeInstants.set(key, instant);
-  }
+  const instant =
+    marketKind(security.assetType) === 'exchange'
+      ? sessionCloseInstant(security, date)
+      : isoDayStart(date) + DAY_MS;
   return Math.floor(Math.min(instant, now.getTime()) / 1000);
 }
 
