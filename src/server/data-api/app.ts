@@ -164,6 +164,11 @@ function httpResponse(outcome: DataOutcome): Response {
   headers['X-Data-Source'] = outcome.source;
   headers.Vary = 'apikey';
   if (outcome.unchanged) return new Response(null, { status: 304, headers });
+  if (outcome.file !== undefined) {
+    headers['Content-Type'] = outcome.file.contentType;
+    headers['Content-Disposition'] = `attachment; filename="${outcome.file.name}"`;
+    return new Response(outcome.file.bytes, { status: 200, headers });
+  }
   if (outcome.csv) {
     headers['Content-Type'] = 'text/csv; charset=utf-8';
     headers['Content-Disposition'] = `inline; filename="${endpoint.path.replaceAll('/', '-')}.csv"`;
@@ -176,8 +181,8 @@ function httpResponse(outcome: DataOutcome): Response {
 /**
  * Builds the data API: HTTP glue around the {@link DataPipeline}. A /stable/* request names the
  * endpoint by its path, its parameters by the query and its key by `apikey` (query or header); the
- * outcome becomes JSON or CSV with ETag, Cache-Control and the data-source label, or an error in
- * FMP's shape. A cached answer comes back from the pipeline synchronously and is sent without a promise.
+ * outcome becomes JSON or CSV (or a workbook endpoint's .xlsx attachment) with ETag, Cache-Control and
+ * the data-source label, or an error in FMP's shape. A cached answer comes back from the pipeline synchronously and is sent without a promise.
  * An /api/v3/* request (FMP's legacy style, symbol in the path) is resolved by the legacy router to
  * an endpoint derived from a stable one and answered by the same pipeline (legacy accounts only).
  */

@@ -127,7 +127,7 @@ export function endpointFields(endpoint: EndpointDefinition): FieldDoc[] {
 
 /** A refusal an endpoint can answer with. */
 export interface ErrorDoc {
-  status: 400 | 401 | 402 | 403 | 429 | 503;
+  status: 400 | 401 | 402 | 403 | 404 | 429 | 503;
   description: string;
 }
 
@@ -150,11 +150,16 @@ export function limitsSymbols(endpoint: EndpointDefinition): boolean {
  * fall short (the endpoint's own tier, the symbols it names, a parameter that raises the tier, or the
  * plan's years of history), 429 only when calls are counted. Every call can be refused for its key
  * (401, 403) or an invalid parameter (400; `datatype` is checked everywhere), and while the service is
- * down (503). A documented path is never a 404.
+ * down (503). A documented path is a 404 only for a workbook with nothing to write (JSON answers []).
  */
 export function endpointErrors(endpoint: EndpointDefinition): ErrorDoc[] {
   const names = endpointParameters(endpoint).map((parameter) => parameter.name);
-  const jsonOnly = endpoint.csv === true ? '' : '; it answers in JSON only, so datatype=csv is refused';
+  const jsonOnly =
+    endpoint.workbook !== undefined
+      ? '; it answers an Excel workbook only, so datatype is refused'
+      : endpoint.csv === true
+        ? ''
+        : '; it answers in JSON only, so datatype=csv is refused';
   const errors: ErrorDoc[] = [
     {
       status: 400,
@@ -186,6 +191,12 @@ export function endpointErrors(endpoint: EndpointDefinition): ErrorDoc[] {
     status: 403,
     description: 'The account is blocked, or its email address is not verified yet.',
   });
+  if (endpoint.workbook !== undefined) {
+    errors.push({
+      status: 404,
+      description: `Nothing matches the parameters, so there is no workbook to send (${endpoint.workbook.jsonPath} answers [] instead); the message says where to look.`,
+    });
+  }
   if (endpoint.free !== true) {
     errors.push({
       status: 429,

@@ -110,6 +110,38 @@ export interface BulkFile<P> {
   batches: (context: EndpointContext<P>) => AsyncIterable<readonly object[]>;
 }
 
+/** The media type of an .xlsx workbook (Office Open XML spreadsheet), as workbook answers are sent. */
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** One sheet of a workbook answer: a bold, frozen header row, then the rows of cells. */
+export interface WorkbookSheet {
+  /** The sheet's tab name (Excel allows at most 31 characters). */
+  name: string;
+  header: readonly string[];
+  rows: readonly (readonly (string | number)[])[];
+  /** Column widths in characters, first column first. */
+  widths?: readonly number[];
+}
+
+/**
+ * An answer sent as an Excel workbook instead of JSON rows (FMP's `financial-reports-xlsx`): the
+ * handler's rows laid out as sheets. The call goes through the pipeline like any other (key,
+ * budgets, plan, metering, request log); the HTTP layer sends the bytes as an attachment, and
+ * transports that carry text (the MCP tools) refuse it, pointing to `jsonPath`.
+ */
+export interface WorkbookAnswer<P, R> {
+  /** The attachment's name without `.xlsx`, from the parameters: 'AAPL-2024-FY'. */
+  fileName: (params: P) => string;
+  /** The sheets, in tab order, from the handler's rows (never called with no rows). */
+  sheets: (rows: R[], params: P) => WorkbookSheet[];
+  /** What the workbook holds, sheet by sheet, for the docs and the OpenAPI document. */
+  description: string;
+  /** The 404 message when the handler finds no rows: there is no empty workbook to send. */
+  notFound: (params: P) => string;
+  /** The endpoint answering the same rows as JSON (named to clients that cannot take a file). */
+  jsonPath: string;
+}
+
 export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = Shape> {
   /** Path under /stable/, e.g. 'quote' or 'historical-chart/5min'. */
   path: string;
@@ -170,6 +202,11 @@ export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = S
    * {@link BulkFile}), CSV unless `datatype=json`; `handler` is not used for them.
    */
   bulk?: BulkFile<z.infer<P>>;
+  /**
+   * Set on endpoints answering an Excel workbook (see {@link WorkbookAnswer}): the handler's rows are
+   * written as the workbook's sheets; `row` still documents those rows (the JSON twin's).
+   */
+  workbook?: WorkbookAnswer<z.infer<P>, z.infer<R>>;
 }
 
 /** Keeps the schema types of one definition tied together (params → handler → row). */

@@ -187,6 +187,15 @@ export function toolList(find: (path: string) => EndpointDefinition | undefined)
   ];
 }
 
+/**
+ * Why a tool does not call a workbook endpoint: its answer is a file, which a tool's text cannot
+ * carry, so the assistant is sent to the same rows as JSON (or the user to the download).
+ */
+export function workbookToolMessage(endpoint: EndpointDefinition): string {
+  const jsonPath = endpoint.workbook?.jsonPath ?? '';
+  return `${endpoint.path} answers an Excel workbook, a file the tools cannot carry: call ${jsonPath} for the same rows as JSON, or download the workbook over HTTP at /stable/${endpoint.path}.`;
+}
+
 /** The path of the endpoint a direct tool calls, if `name` is one. */
 export function directToolPath(name: string): string | undefined {
   return DIRECT_TOOLS.find((tool) => tool.name === name)?.path;

@@ -29,6 +29,7 @@ import {
   SEARCH_TOOL,
   sizedAnswer,
   toolList,
+  workbookToolMessage,
   type ToolDescription,
 } from './mcp-tools.ts';
 import type { DataCredential, DataPipeline } from './pipeline.ts';
@@ -140,6 +141,8 @@ function namedEndpoint(context: ToolContext, path: string): EndpointDefinition |
     .replace(/\?.*$/, '')
     .replace(/\/+$/, '');
   const endpoint = context.pipeline.find(cleaned);
+  // A workbook is a file: no tool describes or calls it (it is not offered by the search either).
+  if (endpoint?.workbook !== undefined) return workbookToolMessage(endpoint);
   if (endpoint !== undefined && endpoint.legacy !== true) return endpoint;
   const near = context.search.search(path, 3, context.caller.plan.dataTier).map((match) => match.path);
   return `Unknown endpoint "${path}".${near.length === 0 ? '' : ` Did you mean ${near.join(', ')}?`} Find endpoints with ${SEARCH_TOOL}.`;
@@ -253,7 +256,9 @@ class McpCredential implements DataCredential {
  * stream to open (GET) or end (DELETE), so those are answered 405, as the transport specifies.
  */
 export function mcpHandler(pipeline: DataPipeline): (c: Context) => Promise<Response> {
-  const endpoints = pipeline.endpoints.filter((endpoint) => endpoint.legacy !== true);
+  const endpoints = pipeline.endpoints.filter(
+    (endpoint) => endpoint.legacy !== true && endpoint.workbook === undefined,
+  );
   const search = new EndpointSearch(endpoints);
   let tools: ToolDescription[] | undefined;
 

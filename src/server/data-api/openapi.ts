@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from './endpoint.ts';
+import { XLSX_CONTENT_TYPE, type EndpointDefinition } from './endpoint.ts';
 import {
   cadenceExtension,
   endpointErrors,
@@ -17,22 +17,8 @@ function operation(endpoint: EndpointDefinition): Record<string, unknown> {
     schema,
     ...(example === undefined ? {} : { example }),
   }));
-  const content: Record<string, unknown> = {};
-  // A bulk file is CSV first (its default), JSON on request.
-  if (endpoint.bulk !== undefined) content['text/csv'] = { schema: { type: 'string' } };
-  content['application/json'] = { schema: { type: 'array', items: rowSchema(endpoint) } };
-  if (endpoint.csv === true) content['text/csv'] = { schema: { type: 'string' } };
   const responses: Record<string, unknown> = {
-    '200': {
-      description: 'The rows, as a JSON array (empty when nothing matches, e.g. an unknown symbol).',
-      headers: {
-        RateLimit: { $ref: '#/components/headers/RateLimit' },
-        'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
-        'X-Data-Source': { $ref: '#/components/headers/DataSource' },
-        ETag: { schema: { type: 'string' } },
-      },
-      content,
-    },
+    '200': endpoint.workbook === undefined ? rowsResponse(endpoint) : workbookResponse(endpoint),
   };
   if (endpoint.bulk !== undefined) Object.assign(responses, bulkResponses(endpoint));
   for (const { status, description } of endpointErrors(endpoint)) {
@@ -56,6 +42,41 @@ function operation(endpoint: EndpointDefinition): Record<string, unknown> {
     'x-max-age': endpoint.maxAge,
     'x-update-cadence': cadenceExtension(endpoint),
     ...(endpoint.bulk === undefined ? {} : { 'x-call-weight': endpoint.bulk.weight }),
+  };
+}
+
+/** The headers every answer carries. */
+const ANSWER_HEADERS = {
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+  'X-Data-Source': { $ref: '#/components/headers/DataSource' },
+  ETag: { schema: { type: 'string' } },
+};
+
+/** A 200 of rows: JSON, and CSV where offered (first for a bulk file, its default). */
+function rowsResponse(endpoint: EndpointDefinition): Record<string, unknown> {
+  const content: Record<string, unknown> = {};
+  if (endpoint.bulk !== undefined) content['text/csv'] = { schema: { type: 'string' } };
+  content['application/json'] = { schema: { type: 'array', items: rowSchema(endpoint) } };
+  if (endpoint.csv === true) content['text/csv'] = { schema: { type: 'string' } };
+  return {
+    description: 'The rows, as a JSON array (empty when nothing matches, e.g. an unknown symbol).',
+    headers: ANSWER_HEADERS,
+    content,
+  };
+}
+
+/** A 200 of a workbook endpoint: the .xlsx file's bytes as an attachment, no JSON. */
+function workbookResponse(endpoint: EndpointDefinition): Record<string, unknown> {
+  return {
+    description: `An Excel workbook (.xlsx) sent as an attachment, its file name in Content-Disposition. ${endpoint.workbook?.description ?? ''} The same rows as JSON: ${endpoint.workbook?.jsonPath ?? ''}.`,
+    headers: {
+      ...ANSWER_HEADERS,
+      'Content-Disposition': {
+        schema: { type: 'string', examples: ['attachment; filename="AAPL-2025-FY.xlsx"'] },
+      },
+    },
+    content: { [XLSX_CONTENT_TYPE]: { schema: { type: 'string', format: 'binary' } } },
   };
 }
 
@@ -103,7 +124,7 @@ export function openApiDocument(
       title: 'Market data API',
       version: options.version,
       description:
-        'Financial market data, compatible with the FMP "stable" API: change the base URL and keep your client. Every answer is a JSON array; errors are {"Error Message": "…"} with a meaningful status. Answers labelled X-Data-Source: demo come from the demo data generator, not from markets. AI assistants can call the same endpoints as tools through the MCP server at /mcp (streamable HTTP, the key as a Bearer token).',
+        'Financial market data, compatible with the FMP "stable" API: change the base URL and keep your client. Every answer is a JSON array (the bulk files are CSV unless JSON is asked for; financial-reports-xlsx is an Excel workbook); errors are {"Error Message": "…"} with a meaningful status. Answers labelled X-Data-Source: demo come from the demo data generator, not from markets. AI assistants can call the same endpoints as tools through the MCP server at /mcp (streamable HTTP, the key as a Bearer token).',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
     security: [{ apikeyQuery: [] }, { apikeyHeader: [] }],

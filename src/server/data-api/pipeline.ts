@@ -11,12 +11,13 @@ import { AUTH_LINKS } from '../../lib/routes.ts';
 import { KeyChecker, type AccessRefusal, type DataCaller, type KeyCheckerOptions } from './access.ts';
 import { legacyEndpointMessage } from './legacy.ts';
 import { toCsv } from '../../lib/csv.ts';
-import { DataApiError, type EndpointDefinition } from './endpoint.ts';
+import { DataApiError, XLSX_CONTENT_TYPE, type EndpointDefinition } from './endpoint.ts';
 import { countCall, countCallNow, limitMessage, releaseCall, type LimitVerdict } from './limits.ts';
 import { prepareQuery, withoutKey, type PreparedQuery } from './query.ts';
 import { onAccountKeysChanged } from '../services/key-events.ts';
 import { RequestLog } from '../services/request-log.ts';
 import { BulkFileText } from './bulk-file.ts';
+import { writeWorkbook } from './workbook.ts';
 
 /** Answers kept for repeated identical requests (bounded; least recently used go first). */
 const ANSWER_CACHE_SIZE = 2_000;
@@ -56,13 +57,26 @@ export interface DataRefusal {
   limits: Readonly<Record<string, string>> | undefined;
 }
 
+/** A file answer's bytes (a workbook endpoint's), with the name and type they are sent under. */
+export interface AnswerFile {
+  /** The attachment's name: 'AAPL-2024-FY.xlsx'. */
+  name: string;
+  contentType: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
 /** An answered call: its body, with what a transport needs to label and reuse it. */
 export interface DataAnswer {
   ok: true;
   endpoint: EndpointDefinition;
   csv: boolean;
-  /** The rows as JSON, or as CSV with a header line. */
+  /** The rows as JSON, or as CSV with a header line; empty for a file answer. */
   body: string;
+  /**
+   * A workbook endpoint's answer: the file to send instead of the body. Only HTTP sends it; other
+   * transports refuse such endpoints before calling (see `workbook` on the definition).
+   */
+  file: AnswerFile | undefined;
   /** A weak validator of the body: equal bodies have equal tags. */
   etag: string;
   /** True when the caller already holds this body (its tag was passed as `held`): nothing is sent. */
@@ -190,6 +204,8 @@ function etagOf(body: string): string {
 /** A body ready to send again. */
 interface Serialized {
   body: string;
+  /** A workbook answer's file (the body is then empty). */
+  file?: AnswerFile;
   etag: string;
   bytes: number;
 }
@@ -224,6 +240,23 @@ function serialized(
     body = JSON.stringify(answer);
   }
   return { body, etag: etagOf(body), bytes: Buffer.byteLength(body) };
+}
+
+/**
+ * A workbook endpoint's answer: its rows written as the sheets of an .xlsx file. The zip inside
+ * stamps each writing with the time, so the tag is a weak one of the rows: equal rows make
+ * equivalent workbooks, and a client holding one is answered 304.
+ */
+async function serializedWorkbook(
+  endpoint: EndpointDefinition,
+  rows: Record<string, unknown>[],
+  params: Record<string, unknown>,
+): Promise<Serialized> {
+  const workbook = endpoint.workbook;
+  if (workbook === undefined) throw new Error(`${endpoint.path} answers no workbook`);
+  const bytes = await writeWorkbook(workbook.sheets(rows, params));
+  const file = { name: `${workbook.fileName(params)}.xlsx`, contentType: XLSX_CONTENT_TYPE, bytes };
+  return { body: '', file, etag: etagOf(`xlsx|${JSON.stringify(rows)}`), bytes: bytes.byteLength };
 }
 
 /** What a call may see, or the plan it needs: decided from the query and the directory alone. */
@@ -410,13 +443,24 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
   const answered = (
     endpoint: EndpointDefinition,
     csv: boolean,
-    { body, etag, bytes }: Serialized,
+    { body, file, etag, bytes }: Serialized,
     source: DataSource,
     limits: DataAnswer['limits'],
     held: string | undefined,
   ): DataAnswer => {
     const unchanged = matchesEtag(held, etag);
-    return { ok: true, endpoint, csv, body, etag, unchanged, bytes: unchanged ? 0 : bytes, source, limits };
+    return {
+      ok: true,
+      endpoint,
+      csv,
+      body,
+      file,
+      etag,
+      unchanged,
+      bytes: unchanged ? 0 : bytes,
+      source,
+      limits,
+    };
   };
 
   /** The hot path of {@link respond}: a fresh cached answer the caller may see, or undefined. */
@@ -476,8 +520,14 @@ export function createDataPipeline(options: DataPipelineOptions): DataPipeline {
         if (error instanceof PlanRequiredError) return refuseForPlan(error);
         throw error;
       }
-      const answer = endpoint.envelope === undefined ? rows : endpoint.envelope(rows, params);
-      cached = serialized(endpoint, answer, request);
+      if (endpoint.workbook !== undefined && rows.length === 0) {
+        return refusal('not-found', 404, endpoint.workbook.notFound(params), limits);
+      }
+      if (endpoint.workbook !== undefined) cached = await serializedWorkbook(endpoint, rows, params);
+      else {
+        const answer = endpoint.envelope === undefined ? rows : endpoint.envelope(rows, params);
+        cached = serialized(endpoint, answer, request);
+      }
       if (cacheKey !== undefined) {
         answers.set(cacheKey, cached, Math.min(endpoint.maxAge, ANSWER_CACHE_MAX_SECONDS) * 1000);
       }

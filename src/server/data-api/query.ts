@@ -99,10 +99,14 @@ export function prepareQuery(endpoint: EndpointDefinition, search: string): Prep
   const parsed = endpoint.params.safeParse(raw);
   if (!parsed.success) return parameterMessage(parsed.error, raw);
   const params: Record<string, unknown> = parsed.data;
-  // Bulk files are CSV unless JSON is asked for, as FMP serves them.
-  const fallback = endpoint.bulk === undefined ? 'json' : 'csv';
+  // Bulk files are CSV unless JSON is asked for, as FMP serves them; a workbook is only a workbook.
+  const fallback = endpoint.workbook !== undefined ? 'xlsx' : endpoint.bulk === undefined ? 'json' : 'csv';
   const format = datatype === undefined || datatype === '' ? fallback : datatype.toLowerCase();
-  if (format !== 'json' && !(format === 'csv' && endpoint.csv === true)) {
+  if (endpoint.workbook !== undefined) {
+    if (format !== 'xlsx') {
+      return `Invalid value for parameter "datatype": ${endpoint.path} answers an Excel workbook only; ${endpoint.workbook.jsonPath} answers the same as JSON.`;
+    }
+  } else if (format !== 'json' && !(format === 'csv' && endpoint.csv === true)) {
     return endpoint.csv === true
       ? 'Invalid value for parameter "datatype": must be json or csv.'
       : `Invalid value for parameter "datatype": ${endpoint.path} answers in JSON only.`;

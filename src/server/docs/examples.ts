@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
+import readExcelFile from 'read-excel-file/node';
 import {
   createDataPipeline,
+  type AnswerFile,
   type DataDownload,
   type DataOutcome,
   type DataRefusal,
@@ -32,18 +34,36 @@ export const EXAMPLE_ROWS = 3;
 /** Characters kept of a longer text (a transcript, a company description). */
 export const EXAMPLE_TEXT_LENGTH = 400;
 
+/** One sheet of a workbook example: its header row and first rows, as read back from the file. */
+export interface StoredSheet {
+  name: string;
+  header: (string | number)[];
+  /** Rows under the header in the whole sheet. */
+  rowCount: number;
+  /** The first {@link EXAMPLE_ROWS} rows under the header. */
+  rows: (string | number)[][];
+}
+
+/** A workbook endpoint's example: the file's name and the first rows of each sheet. */
+export interface StoredWorkbook {
+  fileName: string;
+  sheets: StoredSheet[];
+}
+
 /** A stored example answer: the first rows of a real answer, shortened as it says. */
 export interface StoredExample {
   /** The query it answers (the definition's `example`; a change there makes the store stale). */
   query: string;
-  /** Rows in the whole answer. */
+  /** Rows in the whole answer (0 for a workbook: see `workbook`). */
   rowCount: number;
-  /** The first {@link EXAMPLE_ROWS} rows. */
+  /** The first {@link EXAMPLE_ROWS} rows (none for a workbook). */
   rows: unknown[];
   /** Whether some text was cut to {@link EXAMPLE_TEXT_LENGTH} characters. */
   textCut: boolean;
   /** The answer's X-Data-Source. */
   source: string;
+  /** A workbook endpoint's answer, read back from the file it sent. */
+  workbook?: StoredWorkbook;
 }
 
 /** A plan as the reference pages name it. */
@@ -97,6 +117,35 @@ export function shortenAnswer(
   return { rowCount: rows.length, rows: kept, textCut: cut.done };
 }
 
+/** Cells as the example keeps them: text and numbers (a workbook answer holds no other kind). */
+function cellsOf(row: readonly unknown[]): (string | number)[] {
+  return row.map((value) => {
+    if (typeof value === 'number' || typeof value === 'string') return value;
+    if (typeof value === 'boolean') return String(value);
+    return value instanceof Date ? value.toISOString().slice(0, 10) : '';
+  });
+}
+
+/**
+ * A workbook answer read back with a spreadsheet reader, as a client opening the file would see
+ * it: each sheet's name, header and first rows.
+ */
+export async function workbookExample(file: AnswerFile): Promise<StoredWorkbook> {
+  const sheets = await readExcelFile(Buffer.from(file.bytes));
+  return {
+    fileName: file.name,
+    sheets: sheets.map(({ sheet, data }) => {
+      const [header = [], ...rows] = data;
+      return {
+        name: sheet,
+        header: cellsOf(header),
+        rowCount: rows.length,
+        rows: rows.slice(0, EXAMPLE_ROWS).map((row) => cellsOf(row)),
+      };
+    }),
+  };
+}
+
 async function readPlans(db: Db): Promise<PlanFacts[]> {
   const rows = await db
     .select()
@@ -147,6 +196,7 @@ async function bulkExample(download: DataDownload | DataRefusal): Promise<DataOu
     endpoint,
     csv: false,
     body,
+    file: undefined,
     etag: '',
     unchanged: false,
     bytes,
@@ -240,6 +290,18 @@ export async function generateReferenceData(
         throw new Error(
           `The example of ${endpoint.path} (${endpoint.example || 'no parameters'}) was refused: ${String(outcome.status)} ${outcome.message}`,
         );
+      }
+      if (outcome.file !== undefined) {
+        const workbook = await workbookExample(outcome.file);
+        examples[endpoint.path] = {
+          query: endpoint.example,
+          rowCount: 0,
+          rows: [],
+          textCut: false,
+          source: outcome.source,
+          workbook,
+        };
+        return;
       }
       const rows = JSON.parse(outcome.body) as unknown[];
       examples[endpoint.path] = { query: endpoint.example, ...shortenAnswer(rows), source: outcome.source };

@@ -20,6 +20,7 @@ import {
   periodParam,
   symbolParam,
   type EndpointDefinition,
+  type WorkbookSheet,
 } from '../endpoint.ts';
 import { quarterlyTier } from './statements.ts';
 
@@ -68,6 +69,105 @@ const reportPeriodParam = z
   .describe('Fiscal period: FY (default, the annual report) or Q1–Q4 (a quarterly report)');
 
 const reportLine = z.array(z.record(z.string(), z.array(z.union([z.string(), z.number()]))));
+
+const reportParams = z.object({
+  symbol: symbolParam,
+  year: z.coerce
+    .number({ error: 'must be a year such as 2024' })
+    .int('must be a year such as 2024')
+    .min(1900, 'must be a year such as 2024')
+    .max(2100, 'must be a year such as 2024')
+    .describe('Fiscal year of the report, e.g. 2025')
+    .meta({ example: 2025 }),
+  period: reportPeriodParam,
+});
+
+const reportRow = z.object({
+  symbol: z.string().describe('Ticker symbol'),
+  period: z.string().describe('Fiscal period: FY or Q1–Q4'),
+  year: z.string().describe('Fiscal year of the report'),
+  [REPORT_SECTIONS.cover]: reportLine.describe(
+    'Who filed which report for which period: document type, period end, registrant, CIK, filing date',
+  ),
+  [REPORT_SECTIONS.income]: reportLine.describe('The income statement, line by line'),
+  [REPORT_SECTIONS.balance]: reportLine.describe('The balance sheet, line by line'),
+  [REPORT_SECTIONS.cashFlow]: reportLine.describe('The cash flow statement, line by line'),
+});
+
+type ReportParams = z.infer<typeof reportParams>;
+type ReportRow = z.infer<typeof reportRow>;
+
+/** The workbook's tabs: FMP's section names are longer than the 31 characters Excel allows a tab. */
+const REPORT_SHEETS = [
+  { section: REPORT_SECTIONS.cover, name: 'Cover Page' },
+  { section: REPORT_SECTIONS.income, name: 'Income Statement' },
+  { section: REPORT_SECTIONS.balance, name: 'Balance Sheet' },
+  { section: REPORT_SECTIONS.cashFlow, name: 'Cash Flow Statement' },
+] as const;
+
+/** A section's lines as rows of a sheet: the label, then the period's value. */
+function sectionRows(
+  lines: readonly Readonly<Record<string, readonly (string | number)[]>>[],
+): (string | number)[][] {
+  return lines.flatMap((line) => Object.entries(line).map(([label, values]) => [label, values[0] ?? '']));
+}
+
+/** The report as four sheets (cover, income, balance, cash flow), each headed by what its columns hold. */
+function reportSheets(rows: ReportRow[]): WorkbookSheet[] {
+  const report = rows[0];
+  if (report === undefined) return [];
+  const currency = sectionRows(report[REPORT_SECTIONS.cover]).find(
+    ([label]) => label === 'Reported Currency',
+  )?.[1];
+  const column = `${report.period} ${report.year}${typeof currency === 'string' && currency !== '' ? ` (${currency})` : ''}`;
+  return REPORT_SHEETS.map(({ section, name }) => ({
+    name,
+    header:
+      section === REPORT_SECTIONS.cover ? ['Item', `${report.period} ${report.year}`] : ['Line item', column],
+    rows: sectionRows(report[section]),
+    widths: [48, 22],
+  }));
+}
+
+/**
+ * The report of one fiscal period, as FMP serves it twice: a JSON document (`financial-reports-json`)
+ * and the same report as an Excel workbook (`financial-reports-xlsx`), with one handler.
+ */
+function reportEndpoint(form: 'json' | 'xlsx'): EndpointDefinition {
+  const workbook = form === 'xlsx';
+  return defineEndpoint({
+    path: `financial-reports-${form}`,
+    group: GROUP,
+    summary: workbook ? 'Financial report (Excel)' : 'Financial report (JSON)',
+    description: workbook
+      ? 'The annual (10-K) or quarterly (10-Q) report of one fiscal period as an Excel workbook, sent as an attachment named after it (AAPL-2025-FY.xlsx): the same report as financial-reports-json, one sheet per section. A period without a report is answered 404. Quarterly reports need the Professional plan.'
+      : `The annual (10-K) or quarterly (10-Q) report of one fiscal period as a document: the cover page, then the three statements, each line under its label with the period's value in a list, as FMP writes its reports. [] when the period has no report. Quarterly reports need the Professional plan.`,
+    tier: DATA_TIERS.sample,
+    params: reportParams,
+    row: reportRow,
+    symbolParam: 'symbol',
+    tierFor: (params) =>
+      params.period === 'FY' ? undefined : { tier: DATA_TIERS.professional, subject: 'quarterly reports' },
+    maxAge: 3600,
+    cadence: FILING_CADENCE,
+    example: 'symbol=AAPL&year=2025&period=FY',
+    handler: ({ db, params, symbols }) =>
+      reportDocument(db, params.symbol, params.year, params.period, symbols.get(params.symbol)?.name ?? ''),
+    ...(workbook
+      ? {
+          workbook: {
+            fileName: (params: ReportParams) => `${params.symbol}-${String(params.year)}-${params.period}`,
+            sheets: reportSheets,
+            description:
+              'Four sheets, each headed by a bold row naming its columns: Cover Page (document type, period end, registrant, CIK, trading symbol, filing date, reported currency), then Income Statement, Balance Sheet and Cash Flow Statement, one line per row: its label, then the period’s value as a number.',
+            notFound: (params: ReportParams) =>
+              `${params.symbol} has no ${params.period} report for ${String(params.year)}: financial-reports-dates lists the periods with one.`,
+            jsonPath: 'financial-reports-json',
+          },
+        }
+      : {}),
+  });
+}
 
 function segmentationEndpoint(kind: SegmentKind, by: string): EndpointDefinition {
   return defineEndpoint({
@@ -176,18 +276,14 @@ export const statementReportEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Financial report dates',
     description:
-      'Every fiscal period a company has a report for (annual and quarterly), newest first, with the addresses of the report in this API: linkJson (financial-reports-json), and linkXlsx at the address FMP gives the workbook (financial-reports-xlsx), kept so FMP clients read the rows unchanged; this API answers the report as JSON only. Add your key to call them; quarterly reports need the Professional plan.',
+      'Every fiscal period a company has a report for (annual and quarterly), newest first, with the addresses of the report in this API: linkJson (financial-reports-json) and linkXlsx (financial-reports-xlsx, the same report as an Excel workbook). Add your key to call them; quarterly reports need the Professional plan.',
     tier: DATA_TIERS.sample,
     params: z.object({ symbol: symbolParam }),
     row: z.object({
       symbol: z.string().describe('Ticker symbol'),
       fiscalYear: z.number().describe('Fiscal year of the report'),
       period: z.string().describe('Fiscal period: FY or Q1–Q4'),
-      linkXlsx: z
-        .string()
-        .describe(
-          'FMP’s address of the report as a workbook (financial-reports-xlsx); this API serves the JSON at linkJson',
-        ),
+      linkXlsx: z.string().describe('Address of the report as an Excel workbook (financial-reports-xlsx)'),
       linkJson: z.string().describe('Address of the report as JSON (financial-reports-json)'),
     }),
     symbolParam: 'symbol',
@@ -197,43 +293,8 @@ export const statementReportEndpoints: EndpointDefinition[] = [
     example: 'symbol=AAPL',
     handler: ({ db, params }) => reportDateRows(db, params.symbol, publishedApiUrl()),
   }),
-  defineEndpoint({
-    path: 'financial-reports-json',
-    group: GROUP,
-    summary: 'Financial report (JSON)',
-    description: `The annual (10-K) or quarterly (10-Q) report of one fiscal period as a document: the cover page, then the three statements, each line under its label with the period's value in a list, as FMP writes its reports. [] when the period has no report. Quarterly reports need the Professional plan.`,
-    tier: DATA_TIERS.sample,
-    params: z.object({
-      symbol: symbolParam,
-      year: z.coerce
-        .number({ error: 'must be a year such as 2024' })
-        .int('must be a year such as 2024')
-        .min(1900, 'must be a year such as 2024')
-        .max(2100, 'must be a year such as 2024')
-        .describe('Fiscal year of the report, e.g. 2025')
-        .meta({ example: 2025 }),
-      period: reportPeriodParam,
-    }),
-    row: z.object({
-      symbol: z.string().describe('Ticker symbol'),
-      period: z.string().describe('Fiscal period: FY or Q1–Q4'),
-      year: z.string().describe('Fiscal year of the report'),
-      [REPORT_SECTIONS.cover]: reportLine.describe(
-        'Who filed which report for which period: document type, period end, registrant, CIK, filing date',
-      ),
-      [REPORT_SECTIONS.income]: reportLine.describe('The income statement, line by line'),
-      [REPORT_SECTIONS.balance]: reportLine.describe('The balance sheet, line by line'),
-      [REPORT_SECTIONS.cashFlow]: reportLine.describe('The cash flow statement, line by line'),
-    }),
-    symbolParam: 'symbol',
-    tierFor: (params) =>
-      params.period === 'FY' ? undefined : { tier: DATA_TIERS.professional, subject: 'quarterly reports' },
-    maxAge: 3600,
-    cadence: FILING_CADENCE,
-    example: 'symbol=AAPL&year=2025&period=FY',
-    handler: ({ db, params, symbols }) =>
-      reportDocument(db, params.symbol, params.year, params.period, symbols.get(params.symbol)?.name ?? ''),
-  }),
+  reportEndpoint('json'),
+  reportEndpoint('xlsx'),
   segmentationEndpoint('product', 'product line'),
   segmentationEndpoint('geographic', 'region'),
 ];
