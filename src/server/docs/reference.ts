@@ -8,12 +8,17 @@ import {
   type FieldDoc,
   type JsonSchema,
 } from '../data-api/endpoint-docs.ts';
-import { UPDATE_FREQUENCIES, type EndpointDefinition, type UpdateFrequency } from '../data-api/endpoint.ts';
+import {
+  UPDATE_FREQUENCIES,
+  XLSX_CONTENT_TYPE,
+  type EndpointDefinition,
+  type UpdateFrequency,
+} from '../data-api/endpoint.ts';
 import { ALL_ENDPOINTS } from '../data-api/endpoints/index.ts';
 import { KEY_PLACEHOLDER } from '../../lib/docs/key-placeholder.ts';
 import referenceData from '../../content/reference/examples.json' with { type: 'json' };
 import { codeSamples, highlightCode, type CodeSample } from './code-samples.ts';
-import type { PlanFacts, ReferenceData, StoredExample } from './examples.ts';
+import type { PlanFacts, ReferenceData, StoredExample, StoredWorkbook } from './examples.ts';
 import { markdownPath, REFERENCE_BASE, referencePath } from './paths.ts';
 
 export { REFERENCE_BASE, referencePath };
@@ -64,7 +69,7 @@ export interface ReferenceAccess {
 
 /** The example answer as the page shows it. */
 export interface ReferenceExample {
-  /** The JSON shown: the first rows, two-space indented. */
+  /** The JSON shown: the first rows, two-space indented ('' for a workbook). */
   json: string;
   /** The same, coloured with highlight.js classes. */
   html: string;
@@ -74,6 +79,8 @@ export interface ReferenceExample {
   /** The day the demo data ends. */
   asOf: string;
   source: string;
+  /** A workbook endpoint's example: the sheets read back from the file, shown instead of JSON. */
+  workbook: StoredWorkbook | undefined;
 }
 
 export interface ReferencePage {
@@ -96,6 +103,7 @@ export interface ReferencePage {
   /** Seconds an answer may be reused (Cache-Control max-age). */
   maxAge: number;
   csv: boolean;
+  /** The fields of the answer's rows; none for a workbook, whose sheets the example shows. */
   fields: FieldDoc[];
   /** The example request's URL with the key placeholder. */
   exampleUrl: string;
@@ -279,6 +287,29 @@ export function bulkAnswerText(endpoint: EndpointDefinition): string {
   return `A file streamed as an attachment: CSV with a header line of the fields (a JSON array of rows with datatype=json), gzip-compressed when the client sends Accept-Encoding: gzip. ${endpoint.bulk?.resume ?? ''} Each row has these fields, in this order:`;
 }
 
+/** What a workbook endpoint answers, for its reference page: a file, not rows, and where the rows are. */
+export function workbookAnswerText(endpoint: EndpointDefinition): string {
+  const workbook = endpoint.workbook;
+  if (workbook === undefined) return '';
+  return `An Excel workbook (Content-Type: ${XLSX_CONTENT_TYPE}), sent as an attachment whose Content-Disposition names the file, never as JSON rows; refusals are JSON, as everywhere. ${workbook.description} For the same report as JSON, call ${workbook.jsonPath}.`;
+}
+
+/** A workbook cell as the reference shows it: numbers with thousands separators, as the workbook formats them. */
+export function cellText(value: string | number): string {
+  return typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 2 }) : value;
+}
+
+/** What the workbook example shows of the file. */
+export function workbookExampleText(example: ReferenceExample): string {
+  const sheets = example.workbook?.sheets.length ?? 0;
+  return `The workbook a real answer to the example request sends, from the demo data set (data up to ${example.asOf}, X-Data-Source: ${example.source}), read back with a spreadsheet reader: ${example.workbook?.fileName ?? ''}, ${String(sheets)} sheets. Each sheet's header row and its first rows:`;
+}
+
+/** A sheet's heading in the example: its name and how many rows it holds. */
+export function sheetHeading(sheet: StoredWorkbook['sheets'][number]): string {
+  return `${sheet.name} (${String(sheet.rowCount)} rows under the header)`;
+}
+
 /** '1 call', '50 calls': what one request costs, in words. */
 export function callsText(cost: number): string {
   return `${String(cost)} call${cost === 1 ? '' : 's'}`;
@@ -342,7 +373,8 @@ export function referencePage(
   const exampleUrl = `${base}?${[...query, ['apikey', KEY_PLACEHOLDER]].map(([name = '', value = '']) => `${queryPart(name)}=${queryPart(value)}`).join('&')}`;
   const stored = storedExample(endpoint, data);
   const pagePath = referencePath(endpoint);
-  const json = JSON.stringify(stored.rows, null, 2);
+  const workbook = stored.workbook;
+  const json = workbook === undefined ? JSON.stringify(stored.rows, null, 2) : '';
   return {
     endpoint,
     path: endpoint.path,
@@ -358,16 +390,17 @@ export function referencePage(
     baseLimits: data.plans[0],
     maxAge: endpoint.maxAge,
     csv: endpoint.csv === true,
-    fields: endpointFields(endpoint),
+    fields: workbook === undefined ? endpointFields(endpoint) : [],
     exampleUrl,
     example: {
       json,
-      html: highlightCode(json, 'json'),
+      html: workbook === undefined ? highlightCode(json, 'json') : '',
       rowCount: stored.rowCount,
       shownRows: stored.rows.length,
       textCut: stored.textCut,
       asOf: data.asOf,
       source: stored.source,
+      workbook,
     },
     samples: codeSamples({ url: base, query }),
     errors: endpointErrors(endpoint),
@@ -395,6 +428,50 @@ function cell(text: string): string {
 
 /** The languages the Markdown twin shows the request in (the page shows every language). */
 const MARKDOWN_SAMPLES = ['curl', 'javascript', 'python'] as const;
+
+/** The Answer and Example answer sections of an endpoint answering rows (JSON, CSV, a bulk file). */
+function rowsMarkdown(page: ReferencePage): string[] {
+  return [
+    page.endpoint.bulk === undefined
+      ? `A JSON array of rows${page.csv ? ' (or CSV with `datatype=csv`, one column per field)' : ''}; an empty array when nothing matches. Each row has these fields, in this order:`
+      : bulkAnswerText(page.endpoint),
+    '',
+    '| Field | Type | Description |',
+    '| --- | --- | --- |',
+    ...page.fields.map((field) => `| \`${field.name}\` | ${field.type} | ${cell(field.description)} |`),
+    '',
+    '## Example answer',
+    '',
+    exampleText(page.example),
+    '',
+    '```json',
+    page.example.json,
+    '```',
+    '',
+  ];
+}
+
+/** The same sections of a workbook endpoint: what the file holds, then each sheet's first rows. */
+function workbookMarkdown(page: ReferencePage, workbook: StoredWorkbook): string[] {
+  const row = (cells: readonly (string | number)[]): string =>
+    `| ${cells.map((value) => cell(cellText(value))).join(' | ')} |`;
+  return [
+    workbookAnswerText(page.endpoint),
+    '',
+    '## Example answer',
+    '',
+    workbookExampleText(page.example),
+    '',
+    ...workbook.sheets.flatMap((sheet) => [
+      `### ${sheetHeading(sheet)}`,
+      '',
+      row(sheet.header),
+      `|${' --- |'.repeat(sheet.header.length)}`,
+      ...sheet.rows.map((cells) => row(cells)),
+      '',
+    ]),
+  ];
+}
 
 /** An endpoint's reference page as Markdown: the same view model, for AI tools and `.md` readers. */
 export function referenceMarkdown(page: ReferencePage): string {
@@ -448,22 +525,9 @@ export function referenceMarkdown(page: ReferencePage): string {
     '',
     '## Answer',
     '',
-    page.endpoint.bulk === undefined
-      ? `A JSON array of rows${page.csv ? ' (or CSV with `datatype=csv`, one column per field)' : ''}; an empty array when nothing matches. Each row has these fields, in this order:`
-      : bulkAnswerText(page.endpoint),
-    '',
-    '| Field | Type | Description |',
-    '| --- | --- | --- |',
-    ...page.fields.map((field) => `| \`${field.name}\` | ${field.type} | ${cell(field.description)} |`),
-    '',
-    '## Example answer',
-    '',
-    exampleText(page.example),
-    '',
-    '```json',
-    page.example.json,
-    '```',
-    '',
+    ...(page.example.workbook === undefined
+      ? rowsMarkdown(page)
+      : workbookMarkdown(page, page.example.workbook)),
     '## Errors',
     '',
     'A refusal answers `{"Error Message": "…"}` with one of these statuses, never inside a 200:',
