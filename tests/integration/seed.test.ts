@@ -129,8 +129,13 @@ describe.each(databaseTargets())('the demo data set on $name', (target) => {
     expect(bySymbol.get('EURUSD')?.details).toMatchObject({ fromCurrency: 'EUR', toCurrency: 'USD' });
     expect(bySymbol.get('GCUSD')).toMatchObject({ assetType: 'commodity' });
     expect(bySymbol.get('^GSPC')).toMatchObject({ name: 'S&P 500', assetType: 'index' });
+    expect(bySymbol.get('VFIAX')).toMatchObject({
+      name: 'Vanguard 500 Index Fund Admiral Shares',
+      assetType: 'fund',
+      exchange: 'NASDAQ',
+    });
     const types = new Set(rows.map((r) => r.assetType));
-    expect([...types].sort()).toEqual(['commodity', 'crypto', 'etf', 'forex', 'index', 'stock']);
+    expect([...types].sort()).toEqual(['commodity', 'crypto', 'etf', 'forex', 'fund', 'index', 'stock']);
     expect(rows.length).toBeGreaterThan(FAMILIAR_SYMBOLS.length + 30);
     expect(summary.counts.securities).toBe(rows.length);
   });
@@ -212,6 +217,45 @@ describe.each(databaseTargets())('the demo data set on $name', (target) => {
       expect(day.last_close).toBe(day.close);
       expect(day.hi).toBe(day.high);
       expect(day.lo).toBe(day.low);
+    }
+  });
+
+  it('prices mutual funds once a day: each bar is the net asset value, with nothing traded', async () => {
+    const result = await db().execute(sql`
+      select count(*)::int as bars,
+        count(*) filter (where d.open <> d.close or d.high <> d.close or d.low <> d.close or d.volume <> 0)::int as traded
+      from daily_prices d join securities s on s.symbol = d.symbol where s.asset_type = 'fund'`);
+    const [row] = rowsOf(result);
+    expect(row?.bars).toBeGreaterThan(11 * 200);
+    expect(row?.traded).toBe(0);
+  });
+
+  it('files every fund report but the latest on an NPORT-P of the fund, for a quarter end, 50 to 60 days later', async () => {
+    const result = await db().execute(sql`
+      select h.etf_symbol as fund, h.report_date::text as report_date, f.id, f.symbol, f.form_type,
+        f.period_end::text as period_end, f.filing_date::text as filing_date, count(*)::int as positions
+      from etf_holdings h left join sec_filings f on f.id = h.filing_id
+      group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2`);
+    const reports = rowsOf(result);
+    const funds = new Set(reports.map((report) => report.fund));
+    expect([...funds]).toEqual(expect.arrayContaining(['SPY', 'QQQ', 'VFIAX', 'FCNTX']));
+    expect(funds.has('VBTLX')).toBe(false);
+    for (const fund of funds) {
+      const own = reports.filter((report) => report.fund === fund);
+      const [latest, ...filed] = [...own].sort((a, b) =>
+        String(b.report_date).localeCompare(String(a.report_date)),
+      );
+      expect(latest).toMatchObject({ report_date: '2026-11-19', id: null });
+      expect(filed, String(fund)).toHaveLength(3);
+      for (const report of filed) {
+        expect(report).toMatchObject({ symbol: fund, form_type: 'NPORT-P', period_end: report.report_date });
+        expect(String(report.report_date).slice(5)).toMatch(/^(03-31|06-30|09-30|12-31)$/);
+        const lag =
+          (Date.parse(String(report.filing_date)) - Date.parse(String(report.report_date))) / 86_400_000;
+        expect(lag).toBeGreaterThanOrEqual(50);
+        expect(lag).toBeLessThanOrEqual(60);
+        expect(Number(report.positions)).toBeGreaterThan(0);
+      }
     }
   });
 

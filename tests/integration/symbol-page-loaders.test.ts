@@ -130,6 +130,28 @@ describe('symbol page loaders', () => {
     expect(other.panel.view.tiers).toMatchObject({ '1D': 2, '1M': 1, '1Y': 1, Max: 1 });
   });
 
+  it('renders a mutual fund’s pages like an ETF’s: fund facts, its net asset value history, no statements', async () => {
+    for (const page of ['financial-summary', 'chart', 'financial-ratios'] as const) {
+      const view = await load(page, 'VFIAX');
+      expect(JSON.parse(JSON.stringify(view))).toEqual(view);
+    }
+    const profile = await load('profile', 'VFIAX');
+    if (profile.panel.panel !== 'company' || profile.panel.view.section !== 'profile')
+      throw new Error('not the profile');
+    expect(profile.panel.view.view.isFund).toBe(true);
+    expect(profile.panel.view.view.identifiers).toContainEqual({ term: 'CIK', value: '0000736015' });
+    const statements = await load('financial-statements', 'VFIAX');
+    if (statements.panel.panel !== 'statements') throw new Error('not the statements');
+    expect(statements.panel.view.empty).toBe(true);
+    const history = await load('historical-data', 'VFIAX');
+    if (history.panel.panel !== 'history') throw new Error('not the history');
+    expect(history.panel.view.rows.length).toBeGreaterThan(0);
+    // A mutual fund is priced once a day: each day's open, high, low and close are its NAV.
+    for (const row of history.panel.view.rows) {
+      expect([row.open, row.high, row.low], row.date).toEqual([row.close, row.close, row.close]);
+    }
+  });
+
   it('pages the price history 25 rows at a time', async () => {
     const { panel } = await load('historical-data', 'AAPL', 'page=2');
     if (panel.panel !== 'history') throw new Error(`unexpected panel ${panel.panel}`);

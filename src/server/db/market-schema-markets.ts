@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, date, doublePrecision, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { securities } from './market-schema.ts';
 
-// Index memberships with their history of changes, and the holdings of exchange-traded funds.
+// Index memberships with their history of changes, and the holdings of funds (ETFs and mutual funds).
 
 /** The indexes whose members are kept: S&P 500, Nasdaq 100 and the Dow Jones Industrial Average. */
 export const CONSTITUENT_INDEXES = ['sp500', 'nasdaq', 'dowjones'] as const;
@@ -46,18 +46,25 @@ export const indexConstituentChanges = pgTable(
   ],
 );
 
-/** What an ETF holds: shares of each security as of its latest report; weights and values follow prices. */
+/**
+ * What a fund (an ETF or a mutual fund) holds: shares of each security per report. A fund's latest report
+ * is the holdings it publishes itself (ETFs daily); the reports it files with the SEC on Form N-PORT name
+ * their filing. Values and weights are not stored: they follow prices.
+ */
 export const etfHoldings = pgTable(
   'etf_holdings',
   {
+    /** The fund (an ETF or a mutual fund). */
     etfSymbol: memberRef('etf_symbol').notNull(),
     assetSymbol: memberRef('asset_symbol').notNull(),
     shares: doublePrecision('shares').notNull(),
-    /** Date of the report the shares come from. */
+    /** The date the report gives the holdings as of (a filing's period end). */
     reportDate: date('report_date', { mode: 'string' }).notNull(),
+    /** The accession number of the NPORT-P filing that reports them (sec_filings.id); null when the fund published them itself. */
+    filingId: text('filing_id'),
   },
   (t) => [
-    primaryKey({ columns: [t.etfSymbol, t.assetSymbol] }),
+    primaryKey({ columns: [t.etfSymbol, t.reportDate, t.assetSymbol] }),
     index('etf_holdings_asset_idx').on(t.assetSymbol),
     check('etf_holdings_shares_check', sql`shares > 0`),
   ],

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { companyProfiles, etfHoldings, type Security } from '../../db/schema.ts';
 import type { SymbolDirectory } from './directory.ts';
@@ -6,9 +6,10 @@ import { round } from './prices.ts';
 import { quoteFacts } from './quotes.ts';
 
 /**
- * What ETFs hold, valued at today's prices: the stored holdings are shares as of the fund's latest
- * report, and every market value, weight and weighting is computed from the current prices of
- * quotes.ts (converted to US dollars at the current currency rates), so weights always sum to 100.
+ * What funds (ETFs and mutual funds) hold, valued at today's prices: the stored holdings are shares as of
+ * each fund's latest report, and every market value, weight and weighting is computed from the current
+ * prices of quotes.ts (converted to US dollars at the current currency rates), so weights always sum to
+ * 100. The earlier reports a fund filed (Form N-PORT) are read by fund-disclosures.ts.
  */
 
 /** One position of a fund, valued now. */
@@ -23,15 +24,16 @@ export interface Position {
   reportDate: string;
 }
 
-/** US dollars per unit of each currency the securities trade in, from the current forex quotes. */
-async function usdRates(
-  db: Db,
-  directory: SymbolDirectory,
-  currencies: ReadonlySet<string>,
-  now: Date,
-): Promise<Map<string, number>> {
-  const rates = new Map<string, number>([['USD', 1]]);
-  const pairs: { currency: string; symbol: string; inverse: boolean }[] = [];
+/** The forex pair that prices a currency in US dollars, and whether its price must be inverted. */
+export interface UsdPair {
+  currency: string;
+  symbol: string;
+  inverse: boolean;
+}
+
+/** The listed pairs that price each currency in US dollars (CURUSD, else USDCUR inverted). */
+export function usdPairs(directory: SymbolDirectory, currencies: ReadonlySet<string>): UsdPair[] {
+  const pairs: UsdPair[] = [];
   for (const currency of currencies) {
     if (currency === 'USD') continue;
     if (directory.get(`${currency}USD`) !== undefined)
@@ -39,16 +41,36 @@ async function usdRates(
     else if (directory.get(`USD${currency}`) !== undefined)
       pairs.push({ currency, symbol: `USD${currency}`, inverse: true });
   }
+  return pairs;
+}
+
+/** US dollars per unit of each currency from the pairs' prices; US dollars are 1, unpriced currencies absent. */
+export function ratesFrom(
+  pairs: readonly UsdPair[],
+  price: (symbol: string) => number | undefined,
+): Map<string, number> {
+  const rates = new Map<string, number>([['USD', 1]]);
+  for (const pair of pairs) {
+    const value = price(pair.symbol);
+    if (value !== undefined && value > 0) rates.set(pair.currency, pair.inverse ? 1 / value : value);
+  }
+  return rates;
+}
+
+/** US dollars per unit of each currency the securities trade in, from the current forex quotes. */
+async function usdRates(
+  db: Db,
+  directory: SymbolDirectory,
+  currencies: ReadonlySet<string>,
+  now: Date,
+): Promise<Map<string, number>> {
+  const pairs = usdPairs(directory, currencies);
   const facts = await quoteFacts(
     db,
     pairs.flatMap((pair) => directory.get(pair.symbol) ?? []),
     now,
   );
-  for (const pair of pairs) {
-    const price = facts.get(pair.symbol)?.price;
-    if (price !== undefined && price > 0) rates.set(pair.currency, pair.inverse ? 1 / price : price);
-  }
-  return rates;
+  return ratesFrom(pairs, (symbol) => facts.get(symbol)?.price);
 }
 
 /** Positions valued now, grouped by fund, each fund's weights summing to 100; unpriced positions are left out. */
@@ -92,18 +114,42 @@ async function valuePositions(
   return byFund;
 }
 
-/** A fund's positions valued now, largest first. */
+/** The latest report's date of each fund, as a subquery keyed by fund. */
+function latestReports(db: Db, funds: readonly string[]) {
+  return db
+    .select({ fund: etfHoldings.etfSymbol, date: max(etfHoldings.reportDate).as('latest_date') })
+    .from(etfHoldings)
+    .where(inArray(etfHoldings.etfSymbol, [...funds]))
+    .groupBy(etfHoldings.etfSymbol)
+    .as('latest');
+}
+
+/** The rows of each fund's latest report. */
+async function latestRows(db: Db, funds: readonly string[]): Promise<(typeof etfHoldings.$inferSelect)[]> {
+  if (funds.length === 0) return [];
+  const latest = latestReports(db, funds);
+  const rows = await db
+    .select({ row: etfHoldings })
+    .from(etfHoldings)
+    .innerJoin(
+      latest,
+      and(eq(etfHoldings.etfSymbol, latest.fund), eq(etfHoldings.reportDate, sql`${latest.date}`)),
+    );
+  return rows.map((entry) => entry.row);
+}
+
+/** A fund's positions in its latest report, valued now, largest first. */
 export async function fundPositions(
   db: Db,
   directory: SymbolDirectory,
   etf: string,
   now: Date,
 ): Promise<Position[]> {
-  const rows = await db.select().from(etfHoldings).where(eq(etfHoldings.etfSymbol, etf));
+  const rows = await latestRows(db, [etf]);
   return (await valuePositions(db, directory, rows, now)).get(etf) ?? [];
 }
 
-/** Every fund holding a security, with the position valued now, largest weight first. */
+/** Every fund whose latest report holds a security, with the position valued now, largest weight first. */
 export async function fundsHolding(
   db: Db,
   directory: SymbolDirectory,
@@ -111,19 +157,13 @@ export async function fundsHolding(
   now: Date,
 ): Promise<Position[]> {
   const holders = await db
-    .select({ etf: etfHoldings.etfSymbol })
+    .selectDistinct({ etf: etfHoldings.etfSymbol })
     .from(etfHoldings)
     .where(eq(etfHoldings.assetSymbol, asset));
-  if (holders.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(etfHoldings)
-    .where(
-      inArray(
-        etfHoldings.etfSymbol,
-        holders.map((holder) => holder.etf),
-      ),
-    );
+  const rows = await latestRows(
+    db,
+    holders.map((holder) => holder.etf),
+  );
   const byFund = await valuePositions(db, directory, rows, now);
   const found: Position[] = [];
   for (const list of byFund.values()) {

@@ -21,7 +21,8 @@ import { hashString } from './seed/random.ts';
  * step is found by halving the session, each midpoint drawn from a hash of (seed, symbol, day, midpoint), so
  * any instant costs about 17 draws and no state. A session whose daily bar is stored walks from the bar's
  * open to its close (and stays within its high and low), so the live price ends the session on the stored
- * close; a session past the stored data walks freely around the last stored close.
+ * close; a session past the stored data walks freely around the last stored close. Mutual funds do not walk:
+ * their price is the latest net asset value struck after a session's close.
  */
 
 /** The walk's step: prices change once a second. */
@@ -217,6 +218,8 @@ export class LiveMarket {
     stored: StoredQuote,
     at: number,
   ): { walk: Walk; facts: QuoteFacts; pinned: boolean } | null {
+    // A mutual fund does not trade: its price is the net asset value struck once a day after the close.
+    if (security.assetType === 'fund') return null;
     const volatility = DAILY_VOLATILITY[security.assetType];
     const { latest } = stored;
     const barSpan = sessionSpan(security, latest.date);
@@ -242,14 +245,18 @@ export class LiveMarket {
     return { walk, facts: latest, pinned: false };
   }
 
-  /** The facts that hold before a stored bar's session opens: the bar before it. */
+  /**
+   * The facts that hold before a stored bar's session opens: the bar before it. A mutual fund's bar is
+   * its net asset value, known once the session has closed.
+   */
   private resting(
     security: Pick<Security, 'exchange' | 'assetType'>,
     stored: StoredQuote,
     at: number,
   ): QuoteFacts {
     const span = sessionSpan(security, stored.latest.date);
-    const notYet = span !== null ? at < span.start : marketDay(security, at) < stored.latest.date;
+    const known = span === null ? null : security.assetType === 'fund' ? span.end : span.start;
+    const notYet = known !== null ? at < known : marketDay(security, at) < stored.latest.date;
     return notYet && stored.earlier !== null ? stored.earlier : stored.latest;
   }
 

@@ -116,11 +116,12 @@ function conditions(filters: ScreenerFilters, dataTier: number): SQL[] {
 /**
  * A company's other share classes (GOOG beside GOOGL) share its CIK and its name's first word (two
  * filers given the same number by mistake do not): unless asked for all classes, only the listing with
- * the shortest, then alphabetically first, ticker is kept.
+ * the shortest, then alphabetically first, ticker is kept. Mutual funds are left alone: the funds of one
+ * trust share its CIK and family name but are different funds.
  */
 const SECONDARY_CLASS = sql`exists (
   select 1 from company_profiles p2 join securities s2 on s2.symbol = p2.symbol
-  where p2.cik = p.cik and p2.cik <> '' and s2.asset_type = s.asset_type
+  where p2.cik = p.cik and p2.cik <> '' and s.asset_type <> 'fund' and s2.asset_type = s.asset_type
     and split_part(s2.name, ' ', 1) = split_part(s.name, ' ', 1)
     and (length(p2.symbol), p2.symbol) < (length(s.symbol), s.symbol))`;
 

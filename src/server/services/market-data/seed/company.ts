@@ -155,6 +155,17 @@ function describe(
   ipoYear: string,
   city: string,
 ): string {
+  if (spec.assetType === 'fund') {
+    const assetClass =
+      typeof spec.details.assetClass === 'string' ? spec.details.assetClass.toLowerCase() : 'equity';
+    const entity = typeof spec.details.entityName === 'string' ? spec.details.entityName : spec.name;
+    return [
+      `The ${spec.name} is a mutual fund, a series of ${entity}, that invests in ${assetClass} securities.`,
+      'Shares are bought and redeemed at the net asset value the fund strikes once a day, after the US market closes.',
+      `It was launched in ${ipoYear}.`,
+      'This profile is demo data: the fund’s figures are generated for illustration.',
+    ].join(' ');
+  }
   if (spec.assetType === 'etf') {
     const assetClass =
       typeof spec.details.assetClass === 'string' ? spec.details.assetClass.toLowerCase() : 'equity';
@@ -212,7 +223,7 @@ export function profileRow(seed: number, spec: SecuritySpec): ProfileRow {
       state: facts.state,
       zip: facts.zip,
       ...ids,
-      fullTimeEmployees: facts.employees,
+      fullTimeEmployees: spec.assetType === 'fund' ? null : facts.employees,
       ipoDate,
       image: '',
       beta: round(spec.beta, 3),

@@ -46,7 +46,13 @@ import {
 } from './fundamentals.ts';
 import { intradayBars } from './intraday.ts';
 import { moveArticles, resultsArticle, transcript, type NewsRow } from './news.ts';
-import { FILINGS_SEED_TABLES, pushCompanyFilings, pushCrossSymbolFilings, pushHoldings } from './filings.ts';
+import {
+  FILINGS_SEED_TABLES,
+  filingCells,
+  pushCompanyFilings,
+  pushCrossSymbolFilings,
+  pushHoldings,
+} from './filings.ts';
 import { esgRows, insiderRows, institutionalRows, senateRows } from './ownership.ts';
 import { seedResearchData } from './research.ts';
 import {
@@ -56,7 +62,7 @@ import {
   type SeriesContext,
   type SymbolSeries,
 } from './prices.ts';
-import { seedMarkets } from './markets.ts';
+import { fundReports, seedMarkets } from './markets.ts';
 import { round } from './random.ts';
 import { seedBuffers, type SeedBuffers } from './seed-tables.ts';
 import { seedRevenueSegments } from './stmts.ts';
@@ -219,7 +225,8 @@ function pushInstruments(run: SeedRun, universe: readonly SecuritySpec[]): void 
       spec.details,
       'demo',
     ]);
-    if (spec.assetType === 'stock' || spec.assetType === 'etf') pushProfile(out, profileRow(seed, spec));
+    if (spec.assetType === 'stock' || spec.assetType === 'etf' || spec.assetType === 'fund')
+      pushProfile(out, profileRow(seed, spec));
     if (spec.assetType === 'stock' && spec.tier === 'core') {
       const rows = executiveRows(seed, spec);
       run.executivesBySymbol.set(spec.symbol, rows);
@@ -488,7 +495,10 @@ async function writeSymbols(
   });
 }
 
-/** Cross-symbol tables: ESG ratings, senate trades and the news of every symbol in publication order. */
+/**
+ * Cross-symbol tables: ESG ratings, senate trades, the SEC filings that span symbols (the funds' NPORT-P
+ * among them) and the news of every symbol in publication order.
+ */
 function pushCrossSymbolTables(run: SeedRun, universe: readonly SecuritySpec[]): void {
   const { seed, asOfDay, out, articles } = run;
   for (const row of esgRows(seed, universe, asOfDay))
@@ -496,6 +506,8 @@ function pushCrossSymbolTables(run: SeedRun, universe: readonly SecuritySpec[]):
   for (const row of senateRows(seed, universe, asOfDay))
     out.senate.push([row.id, row.symbol, row.disclosureDate, row.data]);
   pushCrossSymbolFilings(out, seed, universe, asOfDay);
+  for (const report of fundReports(seed, universe, asOfDay))
+    if (report.filing !== null) out.secFilings.push(filingCells(report.filing));
   articles.sort((a, b) => a.publishedAt.localeCompare(b.publishedAt) || a.url.localeCompare(b.url));
   for (const a of articles) {
     out.news.push([

@@ -7,17 +7,30 @@ import {
   indexConstituents,
   type ConstituentIndex,
 } from '../../../db/schema.ts';
-import { addWeekdays, fromDay, toDay, weekday } from './calendar.ts';
-import { createRandom, round, type Random } from './random.ts';
-import { ETF_THEMES, USD_PER_UNIT } from './universe-data.ts';
+import {
+  addWeekdays,
+  fromDay,
+  monthEnd,
+  monthOf,
+  nextTradingDay,
+  toDay,
+  weekday,
+  yearOf,
+} from './calendar.ts';
+import { companyIds } from './company.ts';
+import type { FilingRow } from './filings.ts';
+import { createRandom, hashString, round, type Random } from './random.ts';
+import { ETF_THEMES, MUTUAL_FUNDS, USD_PER_UNIT } from './universe-data.ts';
 import type { SecuritySpec } from './universe.ts';
 
 /**
- * Index memberships and ETF holdings of the demo data set, drawn deterministically from the universe:
+ * Index memberships and fund holdings of the demo data set, drawn deterministically from the universe:
  * the S&P 500 is the largest US companies by market capitalisation, the Nasdaq 100 the largest NASDAQ
  * listings, the Dow thirty of the S&P's largest; each index has a history of changes over the last five
  * years (a member added in place of a company that left). Each equity ETF holds the largest stocks of
- * its theme, in shares sized from its assets and the holdings' closes on the "as of" date.
+ * its theme and each mutual fund what its strategy buys, in shares sized from the fund's assets and the
+ * holdings' closes on each report's date: the holdings the fund published the day before the "as of"
+ * date, and its quarterly N-PORT filings.
  */
 
 interface IndexRule {
@@ -211,70 +224,291 @@ async function closesOn(db: Db, symbols: readonly string[], asOf: string): Promi
   return closes;
 }
 
+/** Reports a fund has filed on Form N-PORT by the "as of" date, besides the holdings it publishes itself. */
+export const FILED_REPORTS = 3;
+
+/** The sectors growth funds buy and those value funds buy. */
+const GROWTH_SECTORS = new Set(['Technology', 'Communication Services', 'Consumer Cyclical', 'Healthcare']);
+const VALUE_SECTORS = new Set([
+  'Financial Services',
+  'Healthcare',
+  'Energy',
+  'Industrials',
+  'Consumer Defensive',
+  'Utilities',
+  'Basic Materials',
+]);
+
+/** One security a fund holds on a report's date, with its weight (weights need not sum to 1). */
+interface Target {
+  spec: SecuritySpec;
+  weight: number;
+}
+
+/** What a fund holds on a date: its positions' target weights. */
+type Portfolio = (date: string) => Target[];
+
+/** The universe as the funds choose from it: stocks by kind and the indexes' members over time. */
+interface FundUniverse {
+  stocks: readonly SecuritySpec[];
+  /** US listings (NYSE, NASDAQ, AMEX), largest first. */
+  us: readonly SecuritySpec[];
+  /** A member list of an index on a date, undoing the changes after it. */
+  membersAt: (code: ConstituentIndex, date: string) => SecuritySpec[];
+}
+
+function fundUniverse(
+  universe: readonly SecuritySpec[],
+  members: readonly ConstituentRow[],
+  changes: readonly ConstituentChangeRow[],
+): FundUniverse {
+  const stocks = universe.filter((spec) => spec.assetType === 'stock');
+  const bySymbol = new Map(universe.map((spec) => [spec.symbol, spec]));
+  const membersAt = (code: ConstituentIndex, date: string): SecuritySpec[] => {
+    const symbols = new Set(members.filter((m) => m.indexCode === code).map((m) => m.symbol));
+    for (const change of changes) {
+      if (change.indexCode !== code || change.date <= date) continue;
+      if (change.addedSymbol) symbols.delete(change.addedSymbol);
+      if (change.removedSymbol) symbols.add(change.removedSymbol);
+    }
+    return byCap([...symbols].flatMap((symbol) => bySymbol.get(symbol) ?? []));
+  };
+  const us = byCap(stocks.filter((spec) => spec.country === 'US'));
+  return { stocks, us, membersAt };
+}
+
+const capWeighted = (list: readonly SecuritySpec[]): Target[] =>
+  list.map((spec) => ({ spec, weight: usdCap(spec) }));
+
 /**
- * Holdings of every equity ETF: SPY holds the S&P 500, QQQ the Nasdaq 100, the others the 10 to 40
- * largest stocks of their theme; weights follow market capitalisation (equally for the equal-weight
- * theme), and shares are the weight of the fund's assets (its close times its shares) over each close.
- * Bond and commodity funds hold nothing the universe lists.
+ * An active fund's holdings on a date: about its number of positions from the largest names of its pool,
+ * some left out and the weights tilted by a draw of its own per report, so positions come, go and change
+ * between reports as a manager's would.
+ */
+function activePortfolio(
+  seed: number,
+  fund: SecuritySpec,
+  pool: readonly SecuritySpec[],
+  positions: number,
+): Portfolio {
+  return (date) => {
+    const random = createRandom(seed, 'fund-holdings', fund.symbol, date);
+    const chosen: Target[] = [];
+    for (const spec of pool.slice(0, Math.round(positions * 1.4))) {
+      if (chosen.length >= positions) break;
+      if (random.chance(0.8)) chosen.push({ spec, weight: usdCap(spec) ** 0.7 * random.logNormal(1, 0.35) });
+    }
+    return chosen;
+  };
+}
+
+/** A mutual fund's portfolio from its strategy (see data/mutual-funds.json); null for funds holding nothing listed. */
+function mutualFundPortfolio(seed: number, fund: SecuritySpec, u: FundUniverse): Portfolio | null {
+  const def = MUTUAL_FUNDS.find((candidate) => candidate.symbol === fund.symbol);
+  if (def === undefined || def.positions === 0) return null;
+  const sp500 = new Set(u.membersAt('sp500', '9999-12-31').map((spec) => spec.symbol));
+  switch (def.strategy) {
+    case 'sp500':
+      return (date) => capWeighted(u.membersAt('sp500', date));
+    case 'mid-cap': {
+      const list = u.us.filter((spec) => !sp500.has(spec.symbol)).slice(0, def.positions);
+      return () => capWeighted(list);
+    }
+    case 'growth': {
+      const list = u.us.filter((spec) => GROWTH_SECTORS.has(spec.sector)).slice(0, def.positions);
+      return () => capWeighted(list);
+    }
+    case 'international': {
+      const list = byCap(u.stocks.filter((spec) => spec.country !== 'US')).slice(0, def.positions);
+      return () => capWeighted(list);
+    }
+    case 'active-growth':
+      return activePortfolio(
+        seed,
+        fund,
+        u.us.filter((spec) => GROWTH_SECTORS.has(spec.sector)),
+        def.positions,
+      );
+    case 'active-value':
+      return activePortfolio(
+        seed,
+        fund,
+        u.us.filter((spec) => VALUE_SECTORS.has(spec.sector)),
+        def.positions,
+      );
+    case 'bond':
+      return null;
+  }
+}
+
+/**
+ * Every fund's portfolio: SPY holds the S&P 500 and QQQ the Nasdaq 100 of each report's date, the other
+ * equity ETFs the 10 to 40 largest stocks of their theme, weighted by market capitalisation (equally for
+ * the equal-weight theme); the mutual funds follow their strategies. Bond and commodity funds hold nothing
+ * the universe lists.
+ */
+function portfolios(
+  seed: number,
+  universe: readonly SecuritySpec[],
+  u: FundUniverse,
+): Map<string, Portfolio> {
+  const plans = new Map<string, Portfolio>();
+  for (const fund of universe) {
+    if (fund.assetType === 'fund') {
+      const portfolio = mutualFundPortfolio(seed, fund, u);
+      if (portfolio !== null) plans.set(fund.symbol, portfolio);
+      continue;
+    }
+    if (fund.assetType !== 'etf' || fund.details.assetClass !== 'Equity') continue;
+    const random = createRandom(seed, 'etf-holdings', fund.symbol);
+    const theme = ETF_THEMES.find((candidate) => fund.name.endsWith(` ${candidate.label} ETF`))?.label ?? '';
+    const equal = fund.name.includes('Equal Weight');
+    const weigh = (list: readonly SecuritySpec[]): Target[] =>
+      equal ? list.map((spec) => ({ spec, weight: 1 })) : capWeighted(list);
+    if (fund.symbol === 'SPY') plans.set(fund.symbol, (date) => weigh(u.membersAt('sp500', date)));
+    else if (fund.symbol === 'QQQ') plans.set(fund.symbol, (date) => weigh(u.membersAt('nasdaq', date)));
+    else {
+      const list = themePool(theme, u.stocks).slice(0, random.int(10, 40));
+      plans.set(fund.symbol, () => weigh(list));
+    }
+  }
+  return plans;
+}
+
+/** One of a fund's reports: the date its holdings are as of, and its N-PORT filing (null: published by the fund). */
+export interface FundReport {
+  fund: string;
+  date: string;
+  filing: FilingRow | null;
+}
+
+/** The day a fund's NPORT-P for a calendar quarter is accepted: 50 to 58 days after the quarter's end. */
+function nportDay(seed: number, fund: string, year: number, quarter: number): number {
+  const end = monthEnd(year, quarter * 3);
+  return nextTradingDay(end + 50 + (hashString(`${seed}|nport|${fund}|${year}|${quarter}`) % 9), 'exchange');
+}
+
+/** A time of day in New York from a key, between 8:00 and 18:00, as the SEC stamps an acceptance. */
+function acceptedAt(key: string): string {
+  const seconds = 8 * 3600 + (hashString(key) % (10 * 3600));
+  const part = (value: number): string => String(value).padStart(2, '0');
+  return `${part(Math.floor(seconds / 3600))}:${part(Math.floor(seconds / 60) % 60)}:${part(seconds % 60)}`;
+}
+
+/**
+ * The reports of every fund with a portfolio: the holdings it published the weekday before the data set's
+ * last day, and its last FILED_REPORTS quarterly NPORT-P filings accepted by then (each a sec_filings row
+ * under the fund's registrant, with the fund's ticker).
+ */
+export function fundReports(seed: number, universe: readonly SecuritySpec[], asOfDay: number): FundReport[] {
+  const reports: FundReport[] = [];
+  for (const fund of universe) {
+    const holds =
+      (fund.assetType === 'etf' && fund.details.assetClass === 'Equity') ||
+      (fund.assetType === 'fund' &&
+        (MUTUAL_FUNDS.find((candidate) => candidate.symbol === fund.symbol)?.positions ?? 0) > 0);
+    if (!holds) continue;
+    reports.push({ fund: fund.symbol, date: fromDay(addWeekdays(asOfDay, -1)), filing: null });
+    const cik = companyIds(seed, fund).cik;
+    const entity = typeof fund.details.entityName === 'string' ? fund.details.entityName : fund.name;
+    let year = yearOf(asOfDay);
+    let quarter = Math.floor((monthOf(asOfDay) - 1) / 3) + 1;
+    let filed = 0;
+    while (filed < FILED_REPORTS) {
+      const day = nportDay(seed, fund.symbol, year, quarter);
+      if (day <= asOfDay) {
+        const end = fromDay(monthEnd(year, quarter * 3));
+        const filingDate = fromDay(day);
+        const sequence = (hashString(`${fund.symbol}|nport`) % 1000) * 1000 + quarter * 100 + (year % 100);
+        reports.push({
+          fund: fund.symbol,
+          date: end,
+          filing: {
+            id: `${cik}-${filingDate.slice(2, 4)}-${String(sequence).padStart(6, '0')}`,
+            symbol: fund.symbol,
+            cik,
+            companyName: entity,
+            formType: 'NPORT-P',
+            filingDate,
+            acceptedDate: `${filingDate} ${acceptedAt(`${fund.symbol}${filingDate}`)}`,
+            hasFinancials: false,
+            periodEnd: end,
+            fiscalYear: null,
+            period: null,
+            description: `Portfolio holdings (Form N-PORT) of ${fund.name} for the period ended ${end}`,
+          },
+        });
+        filed += 1;
+      }
+      quarter -= 1;
+      if (quarter === 0) {
+        quarter = 4;
+        year -= 1;
+      }
+    }
+  }
+  return reports;
+}
+
+/**
+ * Each report's holdings: shares of each position sized from the fund's assets on the report's date (its
+ * close times its shares outstanding) and the position's weight, at the closes (in US dollars) of that date.
  */
 export async function holdingRows(
   db: Db,
   seed: number,
   universe: readonly SecuritySpec[],
-  members: readonly ConstituentRow[],
-  asOf: string,
+  constituents: { members: readonly ConstituentRow[]; changes: readonly ConstituentChangeRow[] },
+  reports: readonly FundReport[],
 ): Promise<HoldingRow[]> {
-  const stocks = universe.filter((spec) => spec.assetType === 'stock');
+  const u = fundUniverse(universe, constituents.members, constituents.changes);
+  const plans = portfolios(seed, universe, u);
   const bySymbol = new Map(universe.map((spec) => [spec.symbol, spec]));
-  const indexMembers = (code: ConstituentIndex): SecuritySpec[] =>
-    members
-      .filter((member) => member.indexCode === code)
-      .map((member) => bySymbol.get(member.symbol))
-      .filter((spec) => spec !== undefined);
-  const plans = new Map<string, SecuritySpec[]>();
-  for (const etf of universe) {
-    if (etf.assetType !== 'etf' || etf.details.assetClass !== 'Equity') continue;
-    const random = createRandom(seed, 'etf-holdings', etf.symbol);
-    const theme = ETF_THEMES.find((candidate) => etf.name.endsWith(` ${candidate.label} ETF`))?.label ?? '';
-    if (etf.symbol === 'SPY') plans.set(etf.symbol, indexMembers('sp500'));
-    else if (etf.symbol === 'QQQ') plans.set(etf.symbol, indexMembers('nasdaq'));
-    else plans.set(etf.symbol, themePool(theme, stocks).slice(0, random.int(10, 40)));
+  const byDate = new Map<string, { report: FundReport; targets: Target[] }[]>();
+  for (const report of reports) {
+    const plan = plans.get(report.fund);
+    if (plan === undefined) continue;
+    const list = byDate.get(report.date) ?? [];
+    list.push({ report, targets: plan(report.date) });
+    byDate.set(report.date, list);
   }
-  const needed = new Set<string>();
-  for (const [etf, held] of plans) {
-    needed.add(etf);
-    for (const spec of held) needed.add(spec.symbol);
-  }
-  const closes = await closesOn(db, [...needed], asOf);
   const rows: HoldingRow[] = [];
-  for (const [etfSymbol, held] of plans) {
-    const etf = bySymbol.get(etfSymbol);
-    const etfClose = closes.get(etfSymbol);
-    if (etf === undefined || etfClose === undefined) continue;
-    const assets = etfClose * (etf.sharesOutstanding ?? 0);
-    const equal = etf.name.includes('Equal Weight');
-    const priced = held.filter((spec) => (closes.get(spec.symbol) ?? 0) > 0);
-    const total = priced.reduce((sum, spec) => sum + (equal ? 1 : usdCap(spec)), 0);
-    if (total <= 0) continue;
-    for (const spec of priced) {
-      const weight = (equal ? 1 : usdCap(spec)) / total;
-      const close = (closes.get(spec.symbol) ?? 1) / (USD_PER_UNIT[spec.currency] ?? 1);
-      const shares = round((weight * assets) / close, 0);
-      if (shares > 0)
-        rows.push({ etfSymbol, assetSymbol: spec.symbol, shares, reportDate: addDays(asOf, -1) });
+  for (const [date, list] of [...byDate].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const needed = new Set<string>();
+    for (const { report, targets } of list) {
+      needed.add(report.fund);
+      for (const target of targets) needed.add(target.spec.symbol);
+    }
+    const closes = await closesOn(db, [...needed], date);
+    for (const { report, targets } of list) {
+      const fund = bySymbol.get(report.fund);
+      const fundClose = closes.get(report.fund);
+      if (fund === undefined || fundClose === undefined) continue;
+      const assets = fundClose * (fund.sharesOutstanding ?? 0);
+      const priced = targets.filter((target) => (closes.get(target.spec.symbol) ?? 0) > 0);
+      const total = priced.reduce((sum, target) => sum + target.weight, 0);
+      if (total <= 0) continue;
+      for (const { spec, weight } of priced) {
+        const usdClose = (closes.get(spec.symbol) ?? 1) * (USD_PER_UNIT[spec.currency] ?? 1);
+        const shares = round(((weight / total) * assets) / usdClose, 0);
+        if (shares > 0)
+          rows.push({
+            etfSymbol: report.fund,
+            assetSymbol: spec.symbol,
+            shares,
+            reportDate: report.date,
+            filingId: report.filing?.id ?? null,
+          });
+      }
     }
   }
   return rows;
 }
 
-/** The weekday before a date: holdings are reported the day before the data set's last day. */
-function addDays(date: string, days: number): string {
-  return fromDay(addWeekdays(toDay(date), days));
-}
-
 /**
- * Writes the index memberships, their changes and the ETF holdings (after the prices are written, as
- * holdings are sized from closes); returns the rows written per table.
+ * Writes the index memberships, their changes and the funds' holdings (after the prices are written, as
+ * holdings are sized from closes); returns the rows written per table. The NPORT-P filings the holdings
+ * name are written with the other filings (fundReports).
  */
 export async function seedMarkets(
   db: Db,
@@ -283,7 +517,8 @@ export async function seedMarkets(
   asOfDay: number,
 ): Promise<Record<string, number>> {
   const { members, changes } = constituentRows(seed, universe, asOfDay);
-  const holdings = await holdingRows(db, seed, universe, members, fromDay(asOfDay));
+  const reports = fundReports(seed, universe, asOfDay);
+  const holdings = await holdingRows(db, seed, universe, { members, changes }, reports);
   for (let index = 0; index < members.length; index += 1_000)
     await db.insert(indexConstituents).values(members.slice(index, index + 1_000));
   if (changes.length > 0) await db.insert(indexConstituentChanges).values(changes);

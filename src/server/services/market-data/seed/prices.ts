@@ -344,7 +344,13 @@ export function generateSeries(spec: SecuritySpec, ctx: SeriesContext): SymbolSe
       days,
       knots: spec.knots,
       reversion: spec.assetType === 'forex' ? 0.01 : 0.004,
-      drift: spec.assetType === 'stock' || spec.assetType === 'etf' || spec.assetType === 'index' ? 0.05 : 0,
+      drift:
+        spec.assetType === 'stock' ||
+        spec.assetType === 'etf' ||
+        spec.assetType === 'index' ||
+        (spec.assetType === 'fund' && spec.factor === 'equity')
+          ? 0.05
+          : 0,
       periodsPerYear: periods,
       increment: (i) => {
         high = high ? !random.chance(0.03) : random.chance(0.008);
@@ -399,9 +405,11 @@ export function generateSeries(spec: SecuritySpec, ctx: SeriesContext): SymbolSe
     const l = Math.min(o, c) * Math.exp(-dailyVol * rangeScale * Math.abs(ohlc.normal()));
     const decimals = priceDecimals(spec, c);
     close[i] = round(c, decimals);
-    open[i] = round(o, decimals);
-    high[i] = round(h, decimals);
-    low[i] = round(l, decimals);
+    // A mutual fund is priced once a day: its bar is the net asset value, open to close.
+    const nav = spec.assetType === 'fund';
+    open[i] = nav ? (close[i] ?? 0) : round(o, decimals);
+    high[i] = nav ? (close[i] ?? 0) : round(h, decimals);
+    low[i] = nav ? (close[i] ?? 0) : round(l, decimals);
     const move = i > 0 ? Math.abs((logClose[i] ?? 0) - (logClose[i - 1] ?? 0)) / dailyVol : 0.8;
     const v = (volumeBase * ohlc.logNormal(1, 0.3) * (1 + 2.5 * Math.min(move, 8))) / 3;
     volume[i] = volumeBase > 0 ? Math.max(1, Math.round(v / f)) : 0;

@@ -1,6 +1,6 @@
 /**
  * The demo universe's data tables, read from the JSON files under ./data: exchanges, familiar companies,
- * indexes, currency pairs, cryptocurrencies, commodities and ETF themes. Each file's rows are asserted to
+ * indexes, currency pairs, cryptocurrencies, commodities, ETF themes and mutual funds. Each file's rows are asserted to
  * their shape here, once, so the generator works with typed tables (the seed tests pin their content).
  */
 import anchorPrices from './data/anchor-prices.json' with { type: 'json' };
@@ -13,7 +13,9 @@ import etfThemes from './data/etf-themes.json' with { type: 'json' };
 import exchanges from './data/exchanges.json' with { type: 'json' };
 import familiarStocks from './data/familiar-stocks.json' with { type: 'json' };
 import forexPairs from './data/forex.json' with { type: 'json' };
+import fundOffices from './data/fund-offices.json' with { type: 'json' };
 import indexes from './data/indexes.json' with { type: 'json' };
+import mutualFunds from './data/mutual-funds.json' with { type: 'json' };
 import testExtraSymbols from './data/test-extra-symbols.json' with { type: 'json' };
 import usdPerUnit from './data/usd-per-unit.json' with { type: 'json' };
 import type { CompanyFacts, PriceModel } from './universe.ts';
@@ -182,6 +184,63 @@ export const ETF_THEMES = etfThemes as readonly EtfTheme[];
 
 /** Invented fund companies that issue the generated ETFs. */
 export const ETF_ISSUERS: readonly string[] = etfIssuers;
+
+/** How a mutual fund chooses what it holds (see seed/markets.ts). */
+export type FundStrategy =
+  'sp500' | 'mid-cap' | 'growth' | 'international' | 'bond' | 'active-growth' | 'active-value';
+
+/**
+ * A mutual fund of the demo: a well-known fund's name, ticker and fund family, with its registrant (the
+ * trust that files for it), series and share class as the SEC lists funds. The CIKs, series, class and
+ * file numbers, prices and sizes are made up for the demo.
+ */
+export interface MutualFundDef {
+  symbol: string;
+  name: string;
+  /** The fund company, answered as the fund's issuer. */
+  family: string;
+  /** The registrant: the trust or company that files for the fund (N-PORT's entity name). */
+  entity: string;
+  series: string;
+  className: string;
+  cik: string;
+  fileNumber: string;
+  seriesId: string;
+  classId: string;
+  strategy: FundStrategy;
+  /** Positions the fund holds (0: nothing the universe lists, as bond funds). */
+  positions: number;
+  assetClass: 'Equity' | 'Fixed Income';
+  /** Yearly costs, in percent of assets. */
+  expenseRatio: number;
+  inception: string;
+  /** Net asset value per share at the anchor date. */
+  anchor: number;
+  /** Assets under management at the anchor date, in US dollars. */
+  aum: number;
+  beta: number;
+  vol: number;
+  /** Yearly distribution yield (0: the fund pays none the demo models). */
+  yield: number;
+  monthly: boolean;
+  /** Key of the fund company's office in FUND_OFFICES. */
+  office: string;
+}
+
+/** The mutual funds of the demo universe. */
+export const MUTUAL_FUNDS = mutualFunds as readonly MutualFundDef[];
+
+/** Where a fund company is, for its funds' profiles. */
+export interface FundOffice {
+  website: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+/** The fund companies' offices, by key. */
+export const FUND_OFFICES: Readonly<Record<string, FundOffice>> = fundOffices;
 
 /** Symbols the test scale keeps besides the familiar ones, so every asset type has a few. */
 export const TEST_EXTRA_SYMBOLS: readonly string[] = testExtraSymbols;

@@ -13,7 +13,9 @@ import {
   EXCHANGES,
   FAMILIAR_STOCKS,
   FOREX,
+  FUND_OFFICES,
   INDEXES,
+  MUTUAL_FUNDS,
   TEST_EXTRA_SYMBOLS,
   USD_PER_UNIT,
   type CommodityDef,
@@ -22,6 +24,7 @@ import {
   type FamiliarStock,
   type ForexDef,
   type IndexDef,
+  type MutualFundDef,
 } from './universe-data.ts';
 
 /**
@@ -569,6 +572,103 @@ function etfSpecs(seed: number, used: Set<string>): SecuritySpec[] {
   return specs;
 }
 
+/**
+ * What the SEC knows of each ETF as a fund (N-PORT's registrant, series and class), so ETFs are found
+ * among the fund filers like mutual funds: each generated ETF is its own trust. Drawn from a stream of
+ * its own per symbol, so nothing else in the universe moves.
+ */
+function registerEtfs(seed: number, specs: readonly SecuritySpec[]): void {
+  for (const spec of specs) {
+    if (spec.assetType !== 'etf') continue;
+    const random = createRandom(seed, 'fund-registration', spec.symbol);
+    spec.details = {
+      ...spec.details,
+      entityName: spec.name,
+      seriesName: spec.name,
+      className: spec.name,
+      seriesId: `S${String(random.int(1, 89_999)).padStart(9, '0')}`,
+      classId: `C${String(random.int(1, 299_999)).padStart(9, '0')}`,
+      reportingFileNumber: `811-${String(random.int(20_000, 24_999))}`,
+    };
+  }
+}
+
+/**
+ * A mutual fund: priced once a day at its net asset value (the daily bar's open, high, low and close are
+ * the NAV, and nothing trades on the exchange), with its family's office and its registration as facts.
+ */
+function mutualFundSpec(seed: number, fund: MutualFundDef): SecuritySpec {
+  const random = createRandom(seed, 'universe', 'mutual-fund', fund.symbol);
+  const office = FUND_OFFICES[fund.office];
+  if (office === undefined) throw new Error(`no office ${fund.office} for ${fund.symbol}`);
+  const startDay = Math.max(TAIL_EPOCH_DAY, toDay(fund.inception));
+  const start =
+    fund.anchor *
+    (fund.assetClass === 'Equity' ? random.logNormal(0.82, 0.04) : random.logNormal(0.97, 0.02));
+  return {
+    symbol: fund.symbol,
+    name: fund.name,
+    assetType: 'fund',
+    exchange: 'NASDAQ',
+    exchangeFullName: 'NASDAQ',
+    currency: 'USD',
+    country: 'US',
+    sector: '',
+    industry: fund.assetClass === 'Equity' ? 'Asset Management' : 'Asset Management - Bonds',
+    sharesOutstanding: Math.round(fund.aum / fund.anchor),
+    sample: false,
+    details: {
+      etfCompany: fund.family,
+      assetClass: fund.assetClass,
+      expenseRatio: fund.expenseRatio,
+      inceptionDate: fund.inception,
+      entityName: fund.entity,
+      seriesName: fund.series,
+      className: fund.className,
+      seriesId: fund.seriesId,
+      classId: fund.classId,
+      reportingFileNumber: fund.fileNumber,
+    },
+    familiar: false,
+    tier: 'tail',
+    calendar: 'exchange',
+    startDay,
+    knots: knotList(startDay, start, undefined, fund.anchor),
+    vol: fund.vol,
+    beta: fund.beta,
+    factor: fund.beta === 0 ? 'none' : 'equity',
+    model: 'gbm',
+    fixedSplits: [],
+    splitRate: 0,
+    dividend:
+      fund.yield > 0
+        ? {
+            yield: fund.yield,
+            startDay,
+            frequency: fund.monthly ? 'Monthly' : 'Quarterly',
+            firstMonth: 3,
+            dayOfMonth: 24,
+          }
+        : null,
+    fundamentals: null,
+    ipoDate: fund.inception,
+    volume: 0,
+    marketCap: fund.aum,
+    facts: {
+      ceo: '',
+      website: office.website,
+      phone: '',
+      address: office.address,
+      city: office.city,
+      state: office.state,
+      zip: office.zip,
+      cik: fund.cik,
+      isin: makeIsin('US', random),
+      employees: 0,
+    },
+  };
+}
+
 /** A cryptocurrency; the first ten are in the sample. */
 function cryptoSpec(seed: number, cd: CryptoDef, index: number): SecuritySpec {
   const symbol = `${cd.base}USD`;
@@ -753,16 +853,19 @@ function jitterAnchors(seed: number, specs: readonly SecuritySpec[]): void {
 
 /** The full universe, before any cut for the test scale. Pure function of the seed. */
 function fullUniverse(seed: number): SecuritySpec[] {
-  const used = new Set<string>(FAMILIAR_SYMBOLS);
+  // The mutual funds' tickers are taken first, so no generated listing can be given one of them.
+  const used = new Set<string>([...FAMILIAR_SYMBOLS, ...MUTUAL_FUNDS.map((fund) => fund.symbol)]);
   const specs: SecuritySpec[] = [
     ...FAMILIAR_STOCKS.map(familiarStockSpec),
     ...tieredGeneratedStocks(seed, used),
     ...etfSpecs(seed, used),
+    ...MUTUAL_FUNDS.map((fund) => mutualFundSpec(seed, fund)),
     ...CRYPTO.map((cd, index) => cryptoSpec(seed, cd, index)),
     ...FOREX.map((f) => forexSpec(seed, f)),
     ...COMMODITIES.map((cm) => commoditySpec(seed, cm)),
     ...INDEXES.map(indexSpec),
   ];
+  registerEtfs(seed, specs);
   jitterAnchors(seed, specs);
   return specs;
 }
@@ -844,8 +947,9 @@ function etfSpec(input: EtfInput): SecuritySpec {
 }
 
 /**
- * The instruments of a data set. The test scale keeps the familiar symbols and about forty others of every
- * asset type, taken from the full universe so that a symbol's data is the same at both scales.
+ * The instruments of a data set. The test scale keeps the familiar symbols, about forty others of every
+ * asset type and every mutual fund, taken from the full universe so that a symbol's data is the same at
+ * both scales.
  */
 export function buildUniverse(seed: number, scale: Scale): SecuritySpec[] {
   const all = fullUniverse(seed);
@@ -876,5 +980,6 @@ export function buildUniverse(seed: number, scale: Scale): SecuritySpec[] {
   }
   const etfs = all.filter((s) => s.assetType === 'etf' && !s.familiar && s.sample);
   for (const s of etfs.slice(0, 5)) keep.add(s.symbol);
+  for (const s of all) if (s.assetType === 'fund') keep.add(s.symbol);
   return all.filter((s) => keep.has(s.symbol));
 }
