@@ -2,12 +2,13 @@ import { and, eq } from 'drizzle-orm';
 import { symbolPath } from '../../lib/symbol-routes.ts';
 import type { Db } from '../db/client.ts';
 import { financialStatements, institutionalHoldings, secFilings, securities } from '../db/schema.ts';
+import { nportPositions } from '../services/market-data/fund-disclosures.ts';
 import { loadPositions } from '../services/market-data/thirteen-f.ts';
 
 /**
  * The view model of a filing's page (/filings/<accession number>): what the filing is, who filed it and
  * when, and what it reports — the period's statement figures for a 10-K or 10-Q, the holdings of a 13F
- * report. Everything the page shows is read here; the page only renders it.
+ * report or of a fund's N-PORT. Everything the page shows is read here; the page only renders it.
  */
 
 /** One labelled figure of a statement. */
@@ -22,7 +23,7 @@ export interface FilingStatement {
   figures: FilingFigure[];
 }
 
-/** One holding of a 13F report. */
+/** One holding of a 13F report or an N-PORT (value at the period end's close, in US dollars). */
 export interface FilingHolding {
   symbol: string;
   name: string;
@@ -56,6 +57,7 @@ const FORM_NAMES: Readonly<Record<string, string>> = {
   '8-K': 'Current report',
   '4': 'Statement of changes in beneficial ownership',
   '13F-HR': 'Institutional holdings report',
+  'NPORT-P': 'Portfolio holdings report of a fund (Form N-PORT)',
   'SC 13G/A': 'Beneficial ownership report (amendment)',
   'S-1': 'Registration statement',
   C: 'Offering statement (Regulation Crowdfunding)',
@@ -161,7 +163,22 @@ export async function loadFilingPage(db: Db, id: string): Promise<FilingPageView
       ? (await loadPositions(db, eq(institutionalHoldings.filingId, filing.id)))
           .sort((a, b) => b.value - a.value)
           .map((p) => ({ symbol: p.symbol, name: p.securityName, shares: p.shares, value: p.value }))
-      : [];
+      : filing.formType === 'NPORT-P' && filing.periodEnd !== null
+        ? (
+            await nportPositions(db, {
+              fund: filing.symbol,
+              cik: filing.cik,
+              date: filing.periodEnd,
+              filingId: filing.id,
+              acceptedDate: filing.acceptedDate,
+            })
+          ).map((p) => ({
+            symbol: p.asset.symbol,
+            name: p.asset.name,
+            shares: p.shares,
+            value: Math.round(p.valueUsd * 100) / 100,
+          }))
+        : [];
   return {
     id: filing.id,
     formType: filing.formType,

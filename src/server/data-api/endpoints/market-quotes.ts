@@ -164,6 +164,14 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
     plan: 'Starter and above',
   }),
   typeBatch({
+    path: 'batch-mutualfund-quotes',
+    summary: 'Quotes of all mutual funds',
+    what: 'mutual fund',
+    assetType: 'fund',
+    tier: DATA_TIERS.fundamentals,
+    plan: 'Starter and above',
+  }),
+  typeBatch({
     path: 'batch-commodity-quotes',
     summary: 'Quotes of all commodities',
     what: 'commodity',

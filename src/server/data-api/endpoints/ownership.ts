@@ -27,14 +27,16 @@ import {
 } from '../endpoint.ts';
 import { cikParam } from './sec-filings.ts';
 
-const yearParam = z.coerce
+/** A calendar year (13F and N-PORT reports are read by calendar quarter). */
+export const yearParam = z.coerce
   .number({ error: 'is required and must be a year such as 2024' })
   .int('must be a year such as 2024')
   .min(1900, 'must be a year such as 2024')
   .max(2200, 'must be a year such as 2024')
   .describe('Calendar year');
 
-const quarterParam = z.coerce
+/** A calendar quarter, 1 to 4. */
+export const quarterParam = z.coerce
   .number({ error: 'is required and must be 1, 2, 3 or 4' })
   .int('must be 1, 2, 3 or 4')
   .min(1, 'must be 1, 2, 3 or 4')

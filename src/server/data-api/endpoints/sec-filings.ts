@@ -37,7 +37,7 @@ const filingFields = {
   cik: z.string().describe('SEC Central Index Key of the filer (ten digits)'),
   filingDate: z.string().describe('Date the filing was made (YYYY-MM-DD 00:00:00)'),
   acceptedDate: z.string().describe('When the SEC accepted the filing (YYYY-MM-DD HH:MM:SS, New York time)'),
-  formType: z.string().describe('SEC form type: 10-K, 10-Q, 8-K, 4, 13F-HR, SC 13G/A, S-1, C, D, …'),
+  formType: z.string().describe('SEC form type: 10-K, 10-Q, 8-K, 4, 13F-HR, NPORT-P, SC 13G/A, S-1, C, D, …'),
 };
 const linkFields = {
   link: z.string().describe('The filing’s page on this site'),
@@ -110,7 +110,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Filings by form type',
     description:
-      'Filings of one form type (10-K, 10-Q, 8-K, 4, 13F-HR, SC 13G/A, S-1, C, D, …) of all filers, newest first.',
+      'Filings of one form type (10-K, 10-Q, 8-K, 4, 13F-HR, NPORT-P, SC 13G/A, S-1, C, D, …) of all filers, newest first.',
     tier: DATA_TIERS.professional,
     params: z.object({
       formType: z
@@ -137,7 +137,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
     group: GROUP,
     summary: 'Filings of a company by symbol',
     description:
-      'Every filing of one company (its reports, current reports, insiders’ Form 4s, Schedule 13G filings about it), newest first.',
+      'Every filing of one company (its reports, current reports, insiders’ Form 4s, Schedule 13G filings about it) or of one fund (its quarterly NPORT-P holdings reports), newest first.',
     tier: DATA_TIERS.professional,
     params: z.object({
       symbol: symbolParam,
