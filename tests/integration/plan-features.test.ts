@@ -110,8 +110,16 @@ const DATA_LINES: Readonly<Record<string, DataLine>> = {
       'institutional-ownership/extract',
     ],
   },
-  'ETF holdings, sector and country weightings': {
-    endpoints: ['etf/holdings', 'etf/info', 'etf/sector-weightings', 'etf/country-weightings'],
+  'ETF and mutual fund holdings, weightings and quarterly disclosures': {
+    endpoints: [
+      'etf/holdings',
+      'etf/info',
+      'etf/sector-weightings',
+      'etf/country-weightings',
+      'funds/disclosure',
+      'funds/disclosure-dates',
+      'funds/disclosure-holders-latest',
+    ],
   },
   'Bulk CSV and JSON downloads': {
     endpoints: ALL_ENDPOINTS.filter((endpoint) => endpoint.bulk !== undefined).map(
