@@ -166,13 +166,19 @@ describe('the guides', () => {
     expect(twin).not.toContain('<!--');
   });
 
-  it('name exactly the endpoints that answer in JSON only on the CSV page', async () => {
+  it('name exactly the endpoints that answer in JSON only on the CSV page, and the workbooks apart', async () => {
     const html = await rendered('csv');
     const paragraph = /<p>These answer in JSON only:[^]*?<\/p>/.exec(html)?.[0] ?? '';
     expect(paragraph).toContain('Asking them for CSV is');
-    const jsonOnly = ALL_ENDPOINTS.filter((endpoint) => endpoint.csv !== true);
+    const jsonOnly = ALL_ENDPOINTS.filter(
+      (endpoint) => endpoint.csv !== true && endpoint.workbook === undefined,
+    );
     expect(linkedEndpoints(paragraph).sort()).toEqual(sortedPaths(jsonOnly));
     expect(paragraph).toMatch(/<\/a> and <a href=[^]*<\/a>\. Asking them/);
+    const named = [...page('csv').matchAll(/`([a-z0-9/-]+)` answers neither/g)].map((match) => match[1]);
+    expect(named).toEqual(
+      ALL_ENDPOINTS.filter((endpoint) => endpoint.workbook !== undefined).map((endpoint) => endpoint.path),
+    );
   });
 
   it("give each endpoint's own default and ceiling for limit, and list the paged endpoints", async () => {

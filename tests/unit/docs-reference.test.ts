@@ -35,13 +35,41 @@ describe('the API reference', () => {
       expect(page.markdownPath).toBe(`/developer/docs/stable/${page.path}.md`);
       expect(page.url).toBe(`${API}/stable/${page.path}`);
       expect(page.samples.map((sample) => sample.language)).toEqual(CODE_LANGUAGES.map(({ id }) => id));
-      expect(page.fields.map((field) => field.name)).toEqual(Object.keys(page.endpoint.row.shape));
-      expect(page.example.shownRows, page.path).toBeGreaterThan(0);
       const markdown = referenceMarkdown(page);
       expect(markdown).toMatch(new RegExp(`^# ${page.title.replace(/[()]/g, '\\$&')}\n\n> `));
-      expect(markdown).toContain(page.example.json);
       expect(markdown).toContain(`\`GET ${API}/stable/${page.path}\``);
+      // A workbook's page shows its sheets (see below) instead of the fields and a JSON example.
+      if (page.endpoint.workbook !== undefined) continue;
+      expect(page.fields.map((field) => field.name)).toEqual(Object.keys(page.endpoint.row.shape));
+      expect(page.example.shownRows, page.path).toBeGreaterThan(0);
+      expect(markdown).toContain(page.example.json);
     }
+  });
+
+  it('presents a workbook endpoint as an Excel file, with each sheet’s first rows and no JSON example', () => {
+    const page = referencePage(endpoint('financial-reports-xlsx'), API);
+    expect(page.fields).toEqual([]);
+    expect(page.example.json).toBe('');
+    expect(page.example.workbook?.fileName).toBe('AAPL-2025-FY.xlsx');
+    expect(page.example.workbook?.sheets.map((sheet) => sheet.name)).toEqual([
+      'Cover Page',
+      'Income Statement',
+      'Balance Sheet',
+      'Cash Flow Statement',
+    ]);
+    const markdown = referenceMarkdown(page);
+    expect(markdown).toContain(
+      'An Excel workbook (Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet), sent as an attachment',
+    );
+    expect(markdown).toContain('For the same report as JSON, call financial-reports-json.');
+    expect(markdown).toContain('### Income Statement (');
+    expect(markdown).toContain('| Line item | FY 2025 (USD) |');
+    expect(markdown).toMatch(/\| Revenue \| [\d,]+ \|/);
+    expect(markdown).not.toContain('```json');
+    expect(markdown).not.toContain('| Field | Type | Description |');
+    expect(endpointErrors(endpoint('financial-reports-xlsx')).map((error) => error.status)).toEqual([
+      400, 401, 402, 403, 404, 429, 503,
+    ]);
   });
 
   it('lists every endpoint, by group, in the sidebar’s and the landing page’s catalogue', () => {

@@ -150,7 +150,11 @@ const LISTS: Readonly<Record<string, (endpoints: Endpoints) => EndpointList>> = 
   ),
   'json-only': (endpoints) => ({
     kind: 'phrase',
-    phrase: series(endpoints.filter((endpoint) => endpoint.csv !== true).map(endpointSpan)),
+    phrase: series(
+      endpoints
+        .filter((endpoint) => endpoint.csv !== true && endpoint.workbook === undefined)
+        .map(endpointSpan),
+    ),
   }),
   paged: (endpoints) => ({
     kind: 'phrase',
