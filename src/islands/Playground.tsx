@@ -45,6 +45,7 @@ import { ResultTable } from './parts/ResultTable.tsx';
 import { SeriesChart } from './parts/SeriesChart.tsx';
 import { ParamField } from './parts/ParamField.tsx';
 import { tableFromAnswer } from '../lib/result-table.ts';
+import { saveBlob } from '../lib/download.ts';
 import '../styles/code-samples.css';
 import './Playground.css';
 
@@ -156,6 +157,24 @@ const VIEWS: readonly { view: AnswerView; label: string }[] = [
   { view: 'headers', label: 'Headers' },
 ];
 
+/** A file answer (an Excel workbook): named, sized and saved with a button, never shown as text. */
+function FileAnswer({ file, bytes }: { file: { blob: Blob; name: string }; bytes: number }) {
+  return (
+    <p className="playground-note">
+      The answer is a file, {file.name} ({formatBytes(bytes)}), to open in a spreadsheet.{' '}
+      <button
+        type="button"
+        className="btn btn-secondary btn-sm"
+        onClick={() => {
+          saveBlob(file.blob, file.name);
+        }}
+      >
+        Download {file.name}
+      </button>
+    </p>
+  );
+}
+
 /** The answer: status, time, size and budgets, then the body as JSON, table or chart, or the headers. */
 function AnswerPanel({
   answer,
@@ -168,7 +187,16 @@ function AnswerPanel({
 }) {
   const signedIn = useStore($signedIn);
   const tabsId = useId();
-  const table = useMemo(() => tableFromAnswer(answer.json ? answer.body : answer.text), [answer]);
+  const table = useMemo(
+    (): ReturnType<typeof tableFromAnswer> =>
+      answer.file === undefined
+        ? tableFromAnswer(answer.json ? answer.body : answer.text)
+        : {
+            kind: 'none',
+            reason: `The answer is a file, not rows: download ${answer.file.name} to open it.`,
+          },
+    [answer],
+  );
   const series = useMemo(
     () => (endpoint.chart && table.kind === 'table' ? seriesOf(table.rows) : { points: [], intraday: false }),
     [endpoint, table],
@@ -226,7 +254,9 @@ function AnswerPanel({
         className="playground-view"
       >
         {view === 'json' &&
-          (answer.json ? (
+          (answer.file !== undefined ? (
+            <FileAnswer file={answer.file} bytes={answer.bytes} />
+          ) : answer.json ? (
             <JsonTree value={answer.body} label="Answer as JSON" />
           ) : (
             <pre className="playground-raw" tabIndex={0} aria-label="Answer as text">

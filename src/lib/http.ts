@@ -254,7 +254,20 @@ export interface DataApiAnswer {
   /** The headers the data API exposes to pages, in the order the browser lists them. */
   headers: [string, string][];
   contentType: string;
+  /** The body as text; '' for a file. */
   text: string;
+  /** A file the API sent instead of text (an Excel workbook), to save rather than show. */
+  file?: { blob: Blob; name: string };
+}
+
+/** A body that is neither JSON nor text (an Excel workbook): kept as a file, never decoded as text. */
+function isFile(contentType: string): boolean {
+  return contentType !== '' && !contentType.includes('json') && !contentType.startsWith('text/');
+}
+
+/** The file name a Content-Disposition header gives, or `fallback`. */
+function attachmentName(header: string | null, fallback: string): string {
+  return (header === null ? undefined : /filename="([^"]+)"/.exec(header)?.[1]) ?? fallback;
 }
 
 /** How long the API viewer waits for an answer; a larger answer may take longer than a site call. */
@@ -280,16 +293,22 @@ export async function dataApiGet(
       cache,
       signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
     });
-    const text = await response.text();
-    return {
+    const contentType = response.headers.get('content-type') ?? '';
+    const answer = {
       status: response.status,
       statusText: response.statusText,
-      ms: Math.round(performance.now() - started),
-      bytes: new TextEncoder().encode(text).byteLength,
       headers: [...response.headers.entries()],
-      contentType: response.headers.get('content-type') ?? '',
-      text,
+      contentType,
     };
+    if (isFile(contentType)) {
+      const blob = await response.blob();
+      const name = attachmentName(response.headers.get('content-disposition'), 'answer');
+      const ms = Math.round(performance.now() - started);
+      return { ...answer, ms, bytes: blob.size, text: '', file: { blob, name } };
+    }
+    const text = await response.text();
+    const ms = Math.round(performance.now() - started);
+    return { ...answer, ms, bytes: new TextEncoder().encode(text).byteLength, text };
   } catch (error) {
     if (signal?.aborted === true) throw error;
     const timedOut = timeout.aborted;

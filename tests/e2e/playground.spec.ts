@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -116,6 +117,37 @@ test.describe('the API viewer', () => {
       'href',
       '/developer/docs/pricing',
     );
+  });
+
+  test('a developer reads the Excel report’s reference, tries it in the viewer and saves the workbook it names', async ({
+    page,
+  }) => {
+    await openSignedIn(page, '/developer/docs/stable/financial-reports-xlsx');
+    await expect(page.getByRole('heading', { level: 1, name: 'Financial report (Excel)' })).toBeVisible();
+    await expect(
+      page.getByText(/^An Excel workbook \(Content-Type: application\/vnd\.openxml/),
+    ).toBeVisible();
+    const income = page.getByRole('region', { name: 'Table: first rows of the Income Statement sheet' });
+    await expect(income.getByRole('cell', { name: 'Revenue', exact: true })).toBeVisible();
+
+    await page.getByRole('link', { name: 'Try it in the API viewer' }).click();
+    await expect(page).toHaveURL(
+      /\/playground\?endpoint=financial-reports-xlsx&symbol=AAPL&year=2025&period=FY$/,
+    );
+    await page.getByRole('button', { name: 'Send request' }).click();
+    const answer = answerRegion(page);
+    await expect(answer.getByText('200 OK')).toBeVisible();
+    await expect(answer.getByText(/^The answer is a file, AAPL-2025-FY\.xlsx/)).toBeVisible();
+    const saving = page.waitForEvent('download');
+    await answer.getByRole('button', { name: 'Download AAPL-2025-FY.xlsx' }).click();
+    const download = await saving;
+    expect(download.suggestedFilename()).toBe('AAPL-2025-FY.xlsx');
+    // An .xlsx file is a zip archive: it starts with "PK".
+    expect(
+      readFileSync(await download.path())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
   });
 
   test('a shared address reopens the same request, back and forward return to earlier ones, and the form checks values before sending', async ({
