@@ -92,7 +92,13 @@ export async function startDataApi(
   port: number,
   api: Pick<DataApi, 'app'> = sharedDataApi(),
 ): Promise<{ server: Server; port: number }> {
-  const websockets = new WebSocketServer({ noServer: true, maxPayload: STREAM_MAX_PAYLOAD });
+  // No per-message compression: deflating every tick for every subscriber costs more CPU than the small
+  // messages save (and is what `ws` does by default on a server; said here so it stays so).
+  const websockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: STREAM_MAX_PAYLOAD,
+    perMessageDeflate: false,
+  });
   const server = createAdaptorServer({
     fetch: api.app.fetch,
     websocket: { server: websockets as unknown as WebSocketServerLike },

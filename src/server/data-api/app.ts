@@ -1,5 +1,8 @@
 import { upgradeWebSocket } from '@hono/node-server';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { WebSocket } from 'ws';
 import { getDatabase, type Db } from '../db/client.ts';
 import { dataApiAccessLogEnabled } from '../app/config.ts';
 import { isDatabaseUnavailable, redactSecrets, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../app/errors.ts';
@@ -83,16 +86,44 @@ export interface DataApi {
 }
 
 /**
+ * A `ws` connection as the hub sees it, with the cork of the TCP socket under it (the upgraded request's
+ * socket, which `ws` writes to), so a round's messages to one client leave in one write.
+ */
+function streamSocket(ws: WebSocket, wire: Duplex | undefined): StreamSocket {
+  return {
+    get bufferedAmount(): number {
+      return ws.bufferedAmount;
+    },
+    get readyState(): number {
+      return ws.readyState;
+    },
+    send: (data, options) => {
+      ws.send(data, options);
+    },
+    close: (code, reason) => {
+      ws.close(code, reason);
+    },
+    cork: () => {
+      wire?.cork();
+    },
+    uncork: () => {
+      wire?.uncork();
+    },
+  };
+}
+
+/**
  * The websocket streams' route: `/websockets/stocks|crypto|forex` upgraded by @hono/node-server's websocket
  * support (the server must be created with a `ws` server), each connection handed to the hub.
  */
 function streamRoute(hub: StreamHub): MiddlewareHandler {
   const upgrade = upgradeWebSocket((c) => {
     const stream = c.req.param('stream') as StreamName;
+    const wire = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
     let connection: ReturnType<StreamHub['connect']> | undefined;
     return {
       onOpen: (_event, ws) => {
-        connection = hub.connect(ws.raw as unknown as StreamSocket, stream);
+        connection = hub.connect(streamSocket(ws.raw as WebSocket, wire), stream);
       },
       onMessage: (event) => {
         connection?.receive(typeof event.data === 'string' ? event.data : '');

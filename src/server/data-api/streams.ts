@@ -1,7 +1,13 @@
 import type { Db } from '../db/client.ts';
 import type { Security } from '../db/schema.ts';
-import { symbolTier } from '../services/market-data/directory.ts';
-import { liveMarket, type LiveMarket, type LiveTick } from '../services/market-data/live-market.ts';
+import { isoDay } from '../../lib/iso-date.ts';
+import { symbolTier, type SymbolDirectory } from '../services/market-data/directory.ts';
+import {
+  liveMarket,
+  type LiveMarket,
+  type LiveTick,
+  type StoredQuote,
+} from '../services/market-data/live-market.ts';
 import { marketKind } from '../services/market-data/market-session.ts';
 import { DATA_TIERS } from '../services/market-data/plan-access.ts';
 import { storedQuotes } from '../services/market-data/quotes.ts';
@@ -40,13 +46,26 @@ export const STREAM_ALLOWANCES: Readonly<Record<number, StreamAllowance>> = {
   [DATA_TIERS.commercial]: { symbolsPerConnection: 1_000, connectionsPerKey: 20 },
 };
 
-/** What the hub needs of a socket (the `ws` package's WebSocket has it all). */
+/**
+ * What the hub needs of a socket (the `ws` package's WebSocket has all but `cork` and `uncork`). A tick's
+ * messages are sent as UTF-8 Buffers written once per round and shared by every subscriber, always as text
+ * frames.
+ */
 export interface StreamSocket {
   readonly bufferedAmount: number;
   readonly readyState: number;
-  send(data: string): void;
+  send(data: string | Buffer, options: { binary: false }): void;
   close(code?: number, reason?: string): void;
+  /**
+   * Holds the socket's writes until `uncork` (the TCP socket's own cork), so a round's messages to one
+   * subscriber leave in one write instead of one per message; a socket without them writes each message.
+   */
+  cork?(): void;
+  uncork?(): void;
 }
+
+/** The options of every send: text frames, whether the data is a string or a UTF-8 Buffer. */
+const TEXT = { binary: false } as const;
 
 export interface StreamHubOptions {
   pipeline: DataPipeline;
@@ -85,12 +104,29 @@ interface ControlAnswer {
   timestamp: number;
 }
 
+/** A subscribed ticker: the spelling the client used and what it last received (the messages without time). */
+interface SeenTicker {
+  name: string;
+  quote: string;
+  trade: string;
+}
+
+/** What a tick round reads from the database, read ahead by the round before it. */
+interface RoundInputs {
+  directory: SymbolDirectory;
+  /** The UTC day the stored facts are as of. */
+  day: string;
+  /** The symbols read, found or not. */
+  symbols: ReadonlySet<string>;
+  stored: ReadonlyMap<string, StoredQuote>;
+}
+
 /** One client connection: its login, its tickers and what it last saw of each. */
 class StreamSession {
   caller: Extract<DataCaller, { kind: 'key' }> | undefined;
   key: string | undefined;
-  /** Subscribed symbols (directory spelling) with the spelling the client used, and the last message sent. */
-  readonly tickers = new Map<string, { name: string; quote: string; trade: string }>();
+  /** Subscribed symbols (directory spelling) with the spelling the client used and the last messages sent. */
+  readonly tickers = new Map<string, SeenTicker>();
   loggingIn = false;
   /** The client's messages are handled one after the other, in the order sent. */
   queue: Promise<void> = Promise.resolve();
@@ -121,26 +157,55 @@ function tickMessages(name: string, tick: LiveTick, stream: StreamName): { quote
   };
 }
 
-/** A tick's two messages as sent, with what tells a change (the message without its time) and their sizes. */
+/**
+ * A tick's two messages as sent (UTF-8, encoded once and shared by every subscriber of the round), with what
+ * tells a change (the message without its time).
+ */
 interface WrittenTick {
-  quote: string;
-  trade: string;
+  quote: Buffer;
+  trade: Buffer;
   quoteBare: string;
   tradeBare: string;
-  quoteBytes: number;
-  tradeBytes: number;
 }
 
 function writtenTick(name: string, tick: LiveTick, stream: StreamName): WrittenTick {
   const { quote, trade } = tickMessages(name, tick, stream);
   return {
-    quote,
-    trade,
+    quote: Buffer.from(quote),
+    trade: Buffer.from(trade),
     quoteBare: withoutTime(quote),
     tradeBare: withoutTime(trade),
-    quoteBytes: Buffer.byteLength(quote),
-    tradeBytes: Buffer.byteLength(trade),
   };
+}
+
+/** A stream's messages of a round, written on first use: by symbol, then by the spelling a client used. */
+class RoundMessages {
+  private readonly written = new Map<string, Map<string, WrittenTick>>();
+  private readonly ticks: ReadonlyMap<string, LiveTick>;
+  private readonly stream: StreamName;
+
+  constructor(ticks: ReadonlyMap<string, LiveTick>, stream: StreamName) {
+    this.ticks = ticks;
+    this.stream = stream;
+  }
+
+  /** The messages of a symbol's tick under a client's spelling, or undefined when the round has no tick. */
+  get(symbol: string, name: string): WrittenTick | undefined {
+    let byName = this.written.get(symbol);
+    if (byName === undefined) {
+      if (!this.ticks.has(symbol)) return undefined;
+      byName = new Map();
+      this.written.set(symbol, byName);
+    }
+    let messages = byName.get(name);
+    if (messages === undefined) {
+      const tick = this.ticks.get(symbol);
+      if (tick === undefined) return undefined;
+      messages = writtenTick(name, tick, this.stream);
+      byName.set(name, messages);
+    }
+    return messages;
+  }
 }
 
 /** The book and trade parts of a message, without the time, to tell whether anything changed. */
@@ -198,7 +263,13 @@ export class StreamHub {
     >
   >;
   private timers: NodeJS.Timeout[] = [];
+  /** The next tick round's timer, and the step of the walk (by the clock) the last round started in. */
+  private tickTimer: NodeJS.Timeout | undefined;
+  private lastTickStep = -1;
   private ticking = false;
+  /** What the last read-ahead found for the next round, and whether one is running. */
+  private ahead: RoundInputs | undefined;
+  private readingAhead = false;
   private closing = false;
 
   constructor(options: StreamHubOptions) {
@@ -273,20 +344,7 @@ export class StreamHub {
       timer.unref();
       this.timers.push(timer);
     };
-    // Tick rounds start just after each step of the walk begins, so a tick leaves as soon as it exists.
-    const interval = this.options.tickIntervalMs;
-    const align = setTimeout(
-      () => {
-        if (this.timers.length === 0) return;
-        void this.tick();
-        every(interval, () => {
-          void this.tick();
-        });
-      },
-      interval - (Date.now() % interval),
-    );
-    align.unref();
-    this.timers.push(align);
+    this.scheduleTick();
     every(this.options.recheckIntervalMs, () => {
       void this.recheck();
     });
@@ -298,6 +356,33 @@ export class StreamHub {
   private stop(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers = [];
+    if (this.tickTimer !== undefined) clearTimeout(this.tickTimer);
+    this.tickTimer = undefined;
+  }
+
+  /**
+   * Starts the next tick round just after the next step of the walk begins, so a tick leaves as soon as it
+   * exists. Each round is aimed at its own step boundary by the clock (an interval timer would drift later
+   * with every round), and a timer that fires before the boundary (Node counts from the start of the loop
+   * turn that set it) waits for it rather than run the step that was already sent.
+   */
+  private scheduleTick(): void {
+    const interval = this.options.tickIntervalMs;
+    const wait = (): number => interval - (Date.now() % interval);
+    const fire = (): void => {
+      const step = Math.floor(Date.now() / interval);
+      if (step === this.lastTickStep) {
+        this.tickTimer = setTimeout(fire, wait());
+        this.tickTimer.unref();
+        return;
+      }
+      this.lastTickStep = step;
+      this.tickTimer = undefined;
+      void this.tick();
+      if (this.timers.length > 0) this.scheduleTick();
+    };
+    this.tickTimer = setTimeout(fire, wait());
+    this.tickTimer.unref();
   }
 
   private drop(session: StreamSession, code: number, reason: string): void {
@@ -307,19 +392,23 @@ export class StreamHub {
   }
 
   /** Sends a message unless the consumer has fallen too far behind, in which case it is closed. */
-  private send(session: StreamSession, message: string): boolean {
-    if (session.closed) return false;
-    if (session.socket.bufferedAmount > this.options.maxBufferedBytes) {
-      this.drop(
-        session,
-        CLOSE_CODES.policy,
-        `Consumer too slow: more than ${String(this.options.maxBufferedBytes)} bytes waiting`,
-      );
-      return false;
-    }
-    session.socket.send(message);
+  private send(session: StreamSession, message: string | Buffer): boolean {
+    if (!this.writable(session)) return false;
+    session.socket.send(message, TEXT);
     session.lastSent = this.now();
     return true;
+  }
+
+  /** Whether a session may be sent more: open and not too far behind (a slow consumer is closed here). */
+  private writable(session: StreamSession): boolean {
+    if (session.closed) return false;
+    if (session.socket.bufferedAmount <= this.options.maxBufferedBytes) return true;
+    this.drop(
+      session,
+      CLOSE_CODES.policy,
+      `Consumer too slow: more than ${String(this.options.maxBufferedBytes)} bytes waiting`,
+    );
+    return false;
   }
 
   private answer(session: StreamSession, event: string, status: number, message: string): void {
@@ -449,10 +538,9 @@ export class StreamHub {
     for (const { name, security } of fresh)
       session.tickers.set(security.symbol, { name, quote: '', trade: '' });
     this.answer(session, 'subscribe', 200, `Subscribed to ${names.join(', ')}`);
-    await this.sendTicks(
-      [session],
+    await this.snapshot(
+      session,
       fresh.map(({ security }) => security),
-      true,
     );
   }
 
@@ -475,36 +563,104 @@ export class StreamHub {
     this.answer(session, 'unsubscribe', 200, `Unsubscribed from ${names.join(', ')}`);
   }
 
-  /** Prices every subscribed symbol once and sends what changed. */
+  /**
+   * Prices every subscribed symbol once and sends what changed. The round reads nothing from the database
+   * when the previous one read ahead for it, so its ticks leave as soon as the step begins; then it reads
+   * ahead for the next.
+   */
   private async tick(): Promise<void> {
     if (this.ticking) return;
     this.ticking = true;
     try {
-      const directory = await this.pipeline.directory.get();
-      const wanted = new Map<string, Security>();
-      for (const session of this.sessions)
-        for (const symbol of session.tickers.keys()) {
-          const security = directory.get(symbol);
-          if (security !== undefined) wanted.set(symbol, security);
-        }
-      if (wanted.size > 0) await this.sendTicks([...this.sessions], [...wanted.values()], false);
+      const at = this.now();
+      const directory =
+        this.pipeline.directory.fresh() ?? this.ahead?.directory ?? (await this.pipeline.directory.get());
+      const wanted = this.wanted(directory);
+      if (wanted.length === 0) return;
+      const stored = this.readAheadFor(wanted, at) ?? (await this.storedFor(wanted, at));
+      this.deliver([...this.sessions], wanted, stored, at, false);
     } finally {
       this.ticking = false;
     }
+    void this.readAhead();
   }
 
-  /** Sends the ticks of `securities` to the sessions subscribed to them (all of them on a snapshot). */
-  private async sendTicks(
-    sessions: readonly StreamSession[],
+  /** The securities some session subscribed to. */
+  private wanted(directory: SymbolDirectory): Security[] {
+    const wanted = new Map<string, Security>();
+    for (const session of this.sessions)
+      for (const symbol of session.tickers.keys()) {
+        if (wanted.has(symbol)) continue;
+        const security = directory.get(symbol);
+        if (security !== undefined) wanted.set(symbol, security);
+      }
+    return [...wanted.values()];
+  }
+
+  /** The stored facts of securities as of an instant's day (cached for a while by the quotes service). */
+  private async storedFor(
     securities: readonly Security[],
-    snapshot: boolean,
-  ): Promise<void> {
-    const at = this.now();
-    const stored = await storedQuotes(
+    at: number,
+  ): Promise<ReadonlyMap<string, StoredQuote>> {
+    return storedQuotes(
       await this.database(),
       securities.map((security) => security.symbol),
       new Date(at),
     );
+  }
+
+  /** The facts read ahead, when they were read for this instant's day and cover every security. */
+  private readAheadFor(
+    securities: readonly Security[],
+    at: number,
+  ): ReadonlyMap<string, StoredQuote> | undefined {
+    const ahead = this.ahead;
+    if (ahead?.day !== isoDay(new Date(at))) return undefined;
+    for (const security of securities) if (!ahead.symbols.has(security.symbol)) return undefined;
+    return ahead.stored;
+  }
+
+  /**
+   * Reads what the next round needs (the directory and the stored facts of the subscribed symbols, as of the
+   * day of the next step) while nothing is due, so a cache expiring never holds up a round's ticks.
+   */
+  private async readAhead(): Promise<void> {
+    if (this.readingAhead) return;
+    this.readingAhead = true;
+    try {
+      const directory = await this.pipeline.directory.get();
+      const wanted = this.wanted(directory);
+      const next = this.now() + this.options.tickIntervalMs;
+      const stored = await this.storedFor(wanted, next);
+      this.ahead = {
+        directory,
+        day: isoDay(new Date(next)),
+        symbols: new Set(wanted.map((security) => security.symbol)),
+        stored,
+      };
+    } catch {
+      // The next round reads for itself (and meets the same failure where it is handled).
+      this.ahead = undefined;
+    } finally {
+      this.readingAhead = false;
+    }
+  }
+
+  /** Sends a new subscriber a snapshot of its new tickers: both messages of each, trading or not. */
+  private async snapshot(session: StreamSession, securities: readonly Security[]): Promise<void> {
+    const at = this.now();
+    const stored = await this.storedFor(securities, at);
+    this.deliver([session], securities, stored, at, true);
+  }
+
+  /** Sends the ticks of `securities` at `at` to the sessions subscribed to them (all of them on a snapshot). */
+  private deliver(
+    sessions: readonly StreamSession[],
+    securities: readonly Security[],
+    stored: ReadonlyMap<string, StoredQuote>,
+    at: number,
+    snapshot: boolean,
+  ): void {
     const ticks = new Map<string, LiveTick>();
     for (const security of securities) {
       const facts = stored.get(security.symbol);
@@ -512,34 +668,62 @@ export class StreamHub {
       const tick = this.market.tick(security, facts, at);
       if (snapshot || tick.trading) ticks.set(security.symbol, tick);
     }
-    // Each message is written once per round and shared by every session that subscribed the same way.
-    const written = new Map<string, WrittenTick>();
-    sessions: for (const session of sessions) {
+    if (ticks.size === 0) return;
+    // Each message is written once per round and shared by every session that subscribed the same way; the
+    // bytes are metered once per key and stream.
+    const rounds: Record<StreamName, RoundMessages> = {
+      stocks: new RoundMessages(ticks, 'stocks'),
+      crypto: new RoundMessages(ticks, 'crypto'),
+      forex: new RoundMessages(ticks, 'forex'),
+    };
+    const metered = new Map<string, { keyId: string; endpoint: string; bytes: number }>();
+    const sentAt = this.now();
+    for (const session of sessions) {
       const caller = session.caller;
-      if (caller === undefined || session.closed) continue;
-      let bytes = 0;
+      if (caller === undefined || !this.writable(session)) continue;
+      const bytes = this.sendRound(session, rounds[session.stream], snapshot);
+      if (bytes === 0) continue;
+      session.lastSent = sentAt;
+      const endpoint = streamEndpoint(session.stream);
+      const id = `${caller.keyId}|${endpoint}`;
+      const entry = metered.get(id);
+      if (entry === undefined) metered.set(id, { keyId: caller.keyId, endpoint, bytes });
+      else entry.bytes += bytes;
+    }
+    for (const { keyId, endpoint, bytes } of metered.values())
+      this.pipeline.meter.record(keyId, endpoint, bytes, 0);
+  }
+
+  /**
+   * Sends one session the round's messages of its tickers that changed (all of them on a snapshot), corked
+   * so they leave in one write; answers the bytes sent. A session found too slow is closed midway.
+   */
+  private sendRound(session: StreamSession, round: RoundMessages, snapshot: boolean): number {
+    const socket = session.socket;
+    let bytes = 0;
+    socket.cork?.();
+    try {
       for (const [symbol, seen] of session.tickers) {
-        const tick = ticks.get(symbol);
-        if (tick === undefined) continue;
-        const id = `${session.stream}|${seen.name}|${symbol}`;
-        let messages = written.get(id);
-        if (messages === undefined) {
-          messages = writtenTick(seen.name, tick, session.stream);
-          written.set(id, messages);
-        }
+        const messages = round.get(symbol, seen.name);
+        if (messages === undefined) continue;
         if (snapshot || messages.quoteBare !== seen.quote) {
-          if (!this.send(session, messages.quote)) continue sessions;
+          // The caller checked the session before its first message.
+          if (bytes > 0 && !this.writable(session)) break;
+          socket.send(messages.quote, TEXT);
           seen.quote = messages.quoteBare;
-          bytes += messages.quoteBytes;
+          bytes += messages.quote.length;
         }
         if (snapshot || messages.tradeBare !== seen.trade) {
-          if (!this.send(session, messages.trade)) continue sessions;
+          if (bytes > 0 && !this.writable(session)) break;
+          socket.send(messages.trade, TEXT);
           seen.trade = messages.tradeBare;
-          bytes += messages.tradeBytes;
+          bytes += messages.trade.length;
         }
       }
-      if (bytes > 0) this.pipeline.meter.record(caller.keyId, streamEndpoint(session.stream), bytes, 0);
+    } finally {
+      socket.uncork?.();
     }
+    return bytes;
   }
 
   /** Checks every logged-in key again: a blocked, revoked or downgraded key is disconnected. */
