@@ -20,6 +20,8 @@ class Client {
   readonly ws: WebSocket;
   readonly texts: string[] = [];
   readonly messages: Message[] = [];
+  /** Messages that came as binary frames (a browser would see a Blob instead of text). */
+  binaryFrames = 0;
   private readonly waiters: {
     from: number;
     match: (message: Message) => boolean;
@@ -29,7 +31,8 @@ class Client {
 
   constructor(ws: WebSocket) {
     this.ws = ws;
-    ws.on('message', (data: Buffer) => {
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) this.binaryFrames += 1;
       const text = data.toString('utf8');
       const message = JSON.parse(text) as Message;
       this.texts.push(text);
@@ -171,6 +174,18 @@ describe('websocket streams', () => {
     h.clock.now = FRIDAY_CLOSE + 2_000;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(client.texts.length).toBe(count);
+    client.ws.close();
+  });
+
+  it('sends the snapshot and the ticks as text frames, as a browser reads them', async () => {
+    h.clock.now = FRIDAY_CLOSE;
+    const client = await loggedIn('crypto', powerKey);
+    await client.ask('subscribe', { ticker: ['btcusd', 'ethusd'] });
+    await client.next((message) => message.type === 'T' && message.s === 'ethusd');
+    h.clock.now = FRIDAY_CLOSE + 1_000;
+    await client.next((message) => message.type === 'Q' && message.t === FRIDAY_CLOSE + 1_000);
+    expect(client.texts.length).toBeGreaterThan(5);
+    expect(client.binaryFrames).toBe(0);
     client.ws.close();
   });
 
