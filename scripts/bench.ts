@@ -14,7 +14,13 @@ import {
   benchPostgresUrl,
   measureAdminUsers,
 } from './bench/admin-users.ts';
-import { bulkDownloadHeading, bulkDownloadTable, measureBulkDownload } from './bench/bulk-download.ts';
+import {
+  bulkDownloadHeading,
+  bulkDownloadTable,
+  bulkFilesHeading,
+  bulkFilesTable,
+  measureBulkDownload,
+} from './bench/bulk-download.ts';
 import { measureViewerSpeed, viewerSpeedHeading, viewerSpeedTable } from './bench/viewer-models.ts';
 import { measureViewerReady, viewerReadyHeading, viewerReadyTable } from './bench/viewer-ready.ts';
 import { fixed, formatTable, summarize, type LatencySummary } from './bench/stats.ts';
@@ -47,7 +53,8 @@ import { ensureBuild, launchProduction, type Launched } from './launch.ts';
  * Flags: --duration and --warmup (seconds per target), --connections, --json, --profile (server
  * CPU profile per page), --pages-only (symbol page throughput only), --speed-only (page speed only), --viewers-only (the API viewer's and the explorer's sections only),
  * --users-only (the admin users list only; no site is built or started), --stream-only (the websocket streams only: 1,000 subscribers, p50/p99 delivery delay), --bulk-only (every part of
- * profile-bulk over 70,000 securities through the HTTP server, with the server's memory rise; no site),
+ * profile-bulk over 70,000 securities through the HTTP server, with the server's memory rise, then every
+ * other bulk file once over the same securities; no site),
  * --runs (Lighthouse runs per page); --listings, --search-rounds and --rate go to the API benchmark.
  */
 
@@ -390,7 +397,7 @@ async function benchStream(): Promise<void> {
   console.log(`\nThe websocket streams took ${fixed((performance.now() - started) / 1000, 1)} s.`);
 }
 
-/** The bulk download section: every part of profile-bulk through the HTTP server, and the memory it takes. */
+/** The bulk download section: every part of profile-bulk through the HTTP server and the memory it takes, then the other files. */
 async function benchBulkDownload(options: Options): Promise<void> {
   const started = performance.now();
   const busyBefore = await busyBeforeSection('bulk downloads');
@@ -399,6 +406,11 @@ async function benchBulkDownload(options: Options): Promise<void> {
   console.log(bulkDownloadTable(result));
   console.log(
     "\n'RSS rise MB': the peak resident memory of this process (server and the client, which drops every byte it reads) during the downloads, over its resident memory after a warm-up part.",
+  );
+  console.log(`\n${bulkFilesHeading(result)}\n`);
+  console.log(bulkFilesTable(result));
+  console.log(
+    "\n'RSS rise MB': the peak resident memory during that file's download over the memory before it.",
   );
   if (options.json) {
     const machine = { cores: availableParallelism(), node: process.version, busyBeforePercent: busyBefore };

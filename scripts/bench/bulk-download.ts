@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import { count, sql } from 'drizzle-orm';
 import { createDataApi } from '../../src/server/data-api/app.ts';
-import { BULK_CALL_WEIGHT } from '../../src/server/data-api/endpoints/bulk.ts';
+import { BULK_CALL_WEIGHT, bulkEndpoints } from '../../src/server/data-api/endpoints/bulk.ts';
 import { openDatabase, type Db } from '../../src/server/db/client.ts';
 import { securities, users } from '../../src/server/db/schema.ts';
 import { MemoryStore } from '../../src/server/middleware/rate-limit-store.ts';
@@ -17,8 +17,11 @@ import { fillSecurities } from './synthetic-listings.ts';
 
 /*
  * The bulk download benchmark: every part of profile-bulk over 70,000 securities, downloaded through
- * the real HTTP server, with the rise of the process's resident memory while the files stream. The
- * files are written batch by batch from a cursor, so memory must stay flat however many rows go out.
+ * the real HTTP server, with the rise of the process's resident memory while the files stream; then
+ * every other bulk file once (its documented example query) over the same market, each timed with
+ * its own memory rise. The files are written batch by batch from a cursor, so memory must stay flat
+ * however many rows go out, and a file over the whole directory (peers) must not take time growing
+ * with its square.
  */
 
 /** Securities in the directory: a full market, as FMP's profile file covers. */
@@ -40,6 +43,18 @@ export interface BulkDownloadResult {
   seconds: number;
   rssBeforeMb: number;
   rssPeakMb: number;
+  rssRiseMb: number;
+  /** Every other bulk file, downloaded once after the profiles. */
+  files: BulkFileResult[];
+}
+
+/** One download of a bulk file other than the profiles: its size, time and the memory it took. */
+export interface BulkFileResult {
+  path: string;
+  query: string;
+  rows: number;
+  bytes: number;
+  seconds: number;
   rssRiseMb: number;
 }
 
@@ -75,19 +90,18 @@ async function benchKey(db: Db): Promise<string> {
   return issued.key;
 }
 
-/** One part over HTTP, read as it arrives and dropped: its bytes and rows (lines after the header). */
-async function downloadPart(
+/** One file over HTTP, read as it arrives and dropped: its bytes and rows (lines after the header). */
+async function download(
   base: string,
   key: string,
-  part: number,
+  path: string,
+  query: string,
 ): Promise<{ bytes: number; rows: number }> {
-  const response = await fetch(`${base}/stable/profile-bulk?part=${String(part)}`, {
+  const response = await fetch(`${base}/stable/${path}${query === '' ? '' : `?${query}`}`, {
     headers: { apikey: key },
   });
   if (response.status !== 200 || response.body === null) {
-    throw new Error(
-      `profile-bulk part ${String(part)} answered ${String(response.status)}: ${await response.text()}`,
-    );
+    throw new Error(`${path}?${query} answered ${String(response.status)}: ${await response.text()}`);
   }
   let bytes = 0;
   let lines = 0;
@@ -98,6 +112,59 @@ async function downloadPart(
   return { bytes, rows: Math.max(0, lines - 1) };
 }
 
+/** One part of the profile file. */
+function downloadPart(base: string, key: string, part: number): Promise<{ bytes: number; rows: number }> {
+  return download(base, key, 'profile-bulk', `part=${String(part)}`);
+}
+
+/** Samples the resident memory every 10 ms until stopped: `stop` (again, once stopped) gives the peak in MB. */
+function rssSampler(): { stop: () => number } {
+  let peak = rssMb();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMb());
+  }, 10);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, rssMb());
+    },
+  };
+}
+
+/**
+ * Every bulk file but the profiles, once each with its example query, in the order the API lists
+ * them: rows, bytes, seconds and the memory rise over the resident memory before the file.
+ */
+async function downloadOtherFiles(
+  base: string,
+  key: string,
+  log: (line: string) => void,
+): Promise<BulkFileResult[]> {
+  const results: BulkFileResult[] = [];
+  for (const endpoint of bulkEndpoints) {
+    if (endpoint.path === 'profile-bulk') continue;
+    (globalThis as { gc?: () => void }).gc?.();
+    const before = rssMb();
+    const sampler = rssSampler();
+    const started = performance.now();
+    const got = await download(base, key, endpoint.path, endpoint.example).finally(sampler.stop);
+    const seconds = (performance.now() - started) / 1000;
+    const peak = sampler.stop();
+    log(
+      `bulk downloads: ${endpoint.path} ${got.rows.toLocaleString('en-US')} rows in ${fixed(seconds, 1)} s`,
+    );
+    results.push({
+      path: endpoint.path,
+      query: endpoint.example,
+      rows: got.rows,
+      bytes: got.bytes,
+      seconds,
+      rssRiseMb: peak - before,
+    });
+  }
+  return results;
+}
+
 function rssMb(): number {
   return process.memoryUsage.rss() / MB;
 }
@@ -105,7 +172,7 @@ function rssMb(): number {
 /**
  * Seeds a throwaway PGlite with the 'test' demo data grown to {@link BULK_BENCH_SECURITIES} securities,
  * serves the data API on a free port in this process, downloads one part to warm it up, then every
- * part of profile-bulk, sampling the resident memory every 10 ms.
+ * part of profile-bulk, sampling the resident memory every 10 ms, then every other bulk file once.
  */
 export async function measureBulkDownload(
   log: (line: string) => void = (line) => console.error(`[bench] ${line}`),
@@ -140,10 +207,7 @@ export async function measureBulkDownload(
     await downloadPart(base, key, 0);
     (globalThis as { gc?: () => void }).gc?.();
     const rssBeforeMb = rssMb();
-    let rssPeakMb = rssBeforeMb;
-    const sampler = setInterval(() => {
-      rssPeakMb = Math.max(rssPeakMb, rssMb());
-    }, 10);
+    const sampler = rssSampler();
     const started = performance.now();
     let parts = 0;
     let rows = 0;
@@ -157,13 +221,14 @@ export async function measureBulkDownload(
         bytes += got.bytes;
       }
     } finally {
-      clearInterval(sampler);
+      sampler.stop();
     }
     const seconds = (performance.now() - started) / 1000;
-    rssPeakMb = Math.max(rssPeakMb, rssMb());
-    await api.close();
+    const rssPeakMb = sampler.stop();
     if (rows !== total)
       throw new Error(`profile-bulk listed ${String(rows)} profiles of ${String(total)} securities`);
+    const files = await downloadOtherFiles(base, key, log);
+    await api.close();
     return {
       securities: total,
       parts,
@@ -173,6 +238,7 @@ export async function measureBulkDownload(
       rssBeforeMb,
       rssPeakMb,
       rssRiseMb: rssPeakMb - rssBeforeMb,
+      files,
     };
   } finally {
     if (server !== undefined) {
@@ -216,5 +282,26 @@ export function bulkDownloadTable(result: BulkDownloadResult): string {
       fixed(result.rssRiseMb, 1),
       result.rssRiseMb < BULK_RSS_TARGET_MB ? 'PASS' : 'MISS',
     ],
+  ]);
+}
+
+/** The other files' heading: what they were downloaded over. */
+export function bulkFilesHeading(result: BulkDownloadResult): string {
+  return `Every other bulk file, once each with its example query, over the same ${result.securities.toLocaleString('en-US')} securities (the generated listings are stocks with a sector, a price and a profile; the statements, estimates and fund holdings are the 'test' demo set's)`;
+}
+
+/** The other files' table: rows, size, time and memory rise of each. */
+export function bulkFilesTable(result: BulkDownloadResult): string {
+  return formatTable([
+    ['file', 'query', 'rows', 'MB', 'seconds', 'rows/s', 'RSS rise MB'],
+    ...result.files.map((file) => [
+      file.path,
+      file.query === '' ? '-' : file.query,
+      file.rows.toLocaleString('en-US'),
+      fixed(file.bytes / MB, 2),
+      fixed(file.seconds, 2),
+      fixed(file.rows / Math.max(file.seconds, 0.001), 0),
+      fixed(file.rssRiseMb, 1),
+    ]),
   ]);
 }

@@ -1,16 +1,17 @@
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
-import { eq } from 'drizzle-orm';
+import { eq, min } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDataApi } from '../../src/server/data-api/app.ts';
 import { defineEndpoint } from '../../src/server/data-api/endpoint.ts';
 import { BULK_CALL_WEIGHT, bulkEndpoints } from '../../src/server/data-api/endpoints/bulk.ts';
 import type { Database } from '../../src/server/db/client.ts';
-import { pricePlans, securities } from '../../src/server/db/schema.ts';
+import { etfHoldings, financialStatements, pricePlans, securities } from '../../src/server/db/schema.ts';
 import { MemoryStore } from '../../src/server/middleware/rate-limit-store.ts';
-import { profileBatches } from '../../src/server/services/market-data/bulk-files.ts';
-import { loadSymbolDirectory } from '../../src/server/services/market-data/directory.ts';
+import { etfHolderBatches, profileBatches } from '../../src/server/services/market-data/bulk-files.ts';
+import { peerIndex, stockPeers } from '../../src/server/services/market-data/company.ts';
+import { loadSymbolDirectory, SymbolDirectory } from '../../src/server/services/market-data/directory.ts';
 import { DATA_TIERS } from '../../src/server/services/market-data/plan-access.ts';
 import {
   HARNESS_AS_OF,
@@ -208,9 +209,159 @@ describe('bulk files as FMP serves them', () => {
   it('gives each stock’s peers as the stock-peers endpoint lists them', async () => {
     const rows = await bulkRows('peers-bulk', {});
     expect(rows.length).toBeGreaterThan(5);
-    for (const row of rows.slice(0, 8)) {
+    expect(rows.some((row) => row.peers !== '')).toBe(true);
+    for (const row of rows) {
       const peers = await perSymbol('stock-peers', [String(row.symbol)]);
-      expect(row.peers).toBe(peers.map((peer) => peer.symbol).join(','));
+      expect(row.peers, String(row.symbol)).toBe(peers.map((peer) => peer.symbol).join(','));
+    }
+  });
+
+  it('ranks peers within a crowded industry as stock-peers does, and fills a short industry from the sector', async () => {
+    // The demo stocks in dollars gathered into one sector of two crowded industries and a small one,
+    // so both ways the file ranks a stock (its industry alone, or the whole sector) are taken.
+    const stored = (await loadSymbolDirectory(h.db)).all();
+    const dollars = stored.filter(
+      (security) => security.assetType === 'stock' && security.currency === 'USD',
+    );
+    expect(dollars.length).toBeGreaterThan(24);
+    const industries = ['Crowded A', 'Crowded B', 'Small'];
+    const crowded = new SymbolDirectory(
+      stored.map((security) => {
+        const at = dollars.indexOf(security);
+        if (at < 0) return security;
+        return { ...security, sector: 'Technology', industry: industries[at < 4 ? 2 : at % 2] ?? '' };
+      }),
+    );
+    const now = new Date(`${HARNESS_AS_OF}T21:00:00Z`);
+    const index = await peerIndex(h.db, crowded, now);
+    for (const security of crowded.list('stock')) {
+      const expected = await stockPeers(h.db, crowded, security.symbol, now);
+      expect(index.peersOf(security.symbol), security.symbol).toEqual(expected);
+    }
+    const small = crowded.list('stock').find((security) => security.industry === 'Small');
+    expect(index.peersOf(small?.symbol ?? '').length).toBe(10);
+  });
+
+  it('lists each company’s annual growth of the year exactly as the per-symbol growth endpoints answer it', async () => {
+    for (const [bulk, single] of [
+      ['income-statement-growth-bulk', 'income-statement-growth'],
+      ['balance-sheet-statement-growth-bulk', 'balance-sheet-statement-growth'],
+      ['cash-flow-statement-growth-bulk', 'cash-flow-statement-growth'],
+    ] as const) {
+      const rows = await bulkRows(bulk, { year: '2025', period: 'annual' });
+      const symbols = symbolsOf(rows);
+      expect(symbols.length, bulk).toBeGreaterThan(5);
+      expect(symbols).toEqual([...symbols].sort());
+      const expected = (await perSymbol(single, symbols, { period: 'annual', limit: '100' })).filter(
+        (row) => row.fiscalYear === '2025',
+      );
+      expect(rows, bulk).toEqual(expected);
+      // Growth from the year before, not zeros.
+      expect(
+        rows.some((row) => Object.values(row).some((value) => typeof value === 'number' && value !== 0)),
+      ).toBe(true);
+    }
+  });
+
+  it('gives a year’s quarterly growth (a first quarter against the fourth before it) and one quarter’s as the growth endpoint does', async () => {
+    for (const period of ['quarter', 'Q1'] as const) {
+      const rows = await bulkRows('income-statement-growth-bulk', { year: '2026', period });
+      const symbols = symbolsOf(rows);
+      expect(symbols.length, period).toBeGreaterThan(5);
+      const expected = (await perSymbol('income-statement-growth', symbols, { period, limit: '100' })).filter(
+        (row) => row.fiscalYear === '2026',
+      );
+      expect(rows, period).toEqual(expected);
+      expect(rows.some((row) => row.period === 'Q1')).toBe(true);
+    }
+  });
+
+  it('gives the first stored year zero growth, as the growth endpoint does for a period with none before it', async () => {
+    const [first] = await h.db
+      .select({ year: min(financialStatements.fiscalYear) })
+      .from(financialStatements)
+      .where(eq(financialStatements.period, 'FY'));
+    const year = String(first?.year);
+    const rows = await bulkRows('cash-flow-statement-growth-bulk', { year, period: 'annual' });
+    expect(rows.length).toBeGreaterThan(5);
+    const expected = (
+      await perSymbol('cash-flow-statement-growth', symbolsOf(rows), { period: 'annual', limit: '100' })
+    ).filter((row) => row.fiscalYear === year);
+    expect(rows).toEqual(expected);
+  });
+
+  it('gives each company’s TTM ratios and key metrics, rating, price-target summary and recommendations as their per-symbol endpoints answer them today', async () => {
+    for (const [bulk, single] of [
+      ['ratios-ttm-bulk', 'ratios-ttm'],
+      ['key-metrics-ttm-bulk', 'key-metrics-ttm'],
+      ['rating-bulk', 'ratings-snapshot'],
+      ['price-target-summary-bulk', 'price-target-summary'],
+      ['upgrades-downgrades-consensus-bulk', 'grades-consensus'],
+    ] as const) {
+      const rows = await bulkRows(bulk, {});
+      expect(rows.length, bulk).toBeGreaterThan(5);
+      const symbols = symbolsOf(rows);
+      expect(symbols.length, bulk).toBe(rows.length);
+      expect(symbols).toEqual([...symbols].sort());
+      expect(await perSymbol(single, symbols), bulk).toEqual(rows);
+    }
+  });
+
+  it('gives every ETF’s holdings as etf/holdings answers them, each fund in one part, funds without holdings left out', async () => {
+    const rows = await bulkRows('etf-holder-bulk', { part: '0' });
+    const funds = symbolsOf(rows);
+    expect(funds).toEqual([...funds].sort());
+    expect(funds).toContain('SPY');
+    expect(await perSymbol('etf/holdings', funds)).toEqual(rows);
+    const stored = await h.db.selectDistinct({ etf: etfHoldings.etfSymbol }).from(etfHoldings);
+    expect(funds.length).toBe(stored.length);
+    // Parts of two funds read one fund at a time list the same funds, none twice.
+    const context = {
+      db: h.db,
+      symbols: await loadSymbolDirectory(h.db),
+      now: new Date(`${HARNESS_AS_OF}T21:00:00Z`),
+    };
+    const parted: string[] = [];
+    for (let part = 0; ; part += 1) {
+      const inPart: string[] = [];
+      for await (const batch of etfHolderBatches(context, part, 2, 1)) {
+        inPart.push(...new Set(batch.map((row) => row.symbol)));
+      }
+      if (inPart.length === 0) break;
+      expect(inPart.length).toBeLessThanOrEqual(2);
+      parted.push(...inPart);
+    }
+    expect(parted).toEqual(funds);
+    // Over HTTP the part after the last is an empty file: the header line alone.
+    const res = await h.request('/stable/etf-holder-bulk', { part: '1', apikey: powerKey });
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="etf-holder-bulk-part-1.csv"');
+    expect((await res.text()).split('\r\n').filter((line) => line !== '')).toHaveLength(1);
+  });
+
+  it('answers each new file as CSV whose header is the per-symbol endpoint’s fields and whose rows are the JSON form’s', async () => {
+    for (const [path, query] of [
+      ['ratios-ttm-bulk', {}],
+      ['key-metrics-ttm-bulk', {}],
+      ['rating-bulk', {}],
+      ['price-target-summary-bulk', {}],
+      ['upgrades-downgrades-consensus-bulk', {}],
+      ['etf-holder-bulk', { part: '0' }],
+      ['income-statement-growth-bulk', { year: '2025', period: 'annual' }],
+      ['balance-sheet-statement-growth-bulk', { year: '2025', period: 'quarter' }],
+      ['cash-flow-statement-growth-bulk', { year: '2025', period: 'annual' }],
+    ] as const) {
+      // Two downloads of each file: a fresh minute for each file.
+      h.clock.advance(61_000);
+      const res = await h.request(`/stable/${path}`, { ...query, apikey: powerKey });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      const text = await res.text();
+      const endpoint = bulkEndpoints.find((candidate) => candidate.path === path);
+      expect(text.split('\r\n')[0]?.split(','), path).toEqual(Object.keys(endpoint?.row.shape ?? {}));
+      const records = parse<Record<string, string>>(text, { columns: true });
+      const json = await bulkRows(path, query);
+      expect(records.length, path).toBe(json.length);
+      expect(records.map((record) => record.symbol)).toEqual(json.map((row) => String(row.symbol)));
     }
   });
 

@@ -4,11 +4,19 @@ import {
   dcfBatches,
   earningsSurpriseBatches,
   eodBatches,
+  ETF_HOLDER_PART_SIZE,
+  etfHolderBatches,
+  gradesConsensusBatches,
+  keyMetricsTtmBatches,
   peerBatches,
+  priceTargetSummaryBatches,
   PROFILE_PART_SIZE,
   profileBatches,
+  ratingBatches,
+  ratiosTtmBatches,
   scoreBatches,
   statementBatches,
+  statementGrowthBatches,
 } from '../../services/market-data/bulk-files.ts';
 import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 import {
@@ -22,9 +30,13 @@ import {
   type EndpointDefinition,
   type UpdateCadence,
 } from '../endpoint.ts';
+import { analystResearchEndpoints } from './analyst-research.ts';
+import { analystEndpoints } from './analysts.ts';
 import { companyEndpoints } from './company.ts';
 import { eventEndpoints } from './events.ts';
+import { fundEndpoints } from './funds.ts';
 import { fundamentalEndpoints } from './fundamentals.ts';
+import { statementDerivedEndpoints } from './statements-derived.ts';
 import { statementEndpoints } from './statements.ts';
 
 const GROUP = 'Bulk';
@@ -39,11 +51,16 @@ export const BULK_CALL_WEIGHT = 50;
 const RANGE_RESUME =
   'Resume an interrupted download with Range: bytes=N- (and If-Range with the ETag): the same query gives the same bytes all day.';
 
-/** The row schema of the per-symbol endpoint a file repeats for every symbol, so both document the same fields. */
-function rowOf(endpoints: readonly EndpointDefinition[], path: string): z.ZodObject {
+/** The per-symbol endpoint a file repeats for every symbol. */
+function endpointOf(endpoints: readonly EndpointDefinition[], path: string): EndpointDefinition {
   const endpoint = endpoints.find((candidate) => candidate.path === path);
   if (endpoint === undefined) throw new Error(`no ${path} endpoint`);
-  return endpoint.row;
+  return endpoint;
+}
+
+/** The row schema of the per-symbol endpoint a file repeats for every symbol, so both document the same fields. */
+function rowOf(endpoints: readonly EndpointDefinition[], path: string): z.ZodObject {
+  return endpointOf(endpoints, path).row;
 }
 
 /** Bulk files are streamed over HTTP only: other transports would have to hold the whole file. */
@@ -61,6 +78,20 @@ const yearParam = z.coerce
   .max(2100, 'must be 2100 or earlier')
   .describe('Year of the rows: the fiscal year of statements, the calendar year of report dates')
   .meta({ example: 2025 });
+
+/** The `part` parameter of a file in parts, each part holding `what`. */
+function partParam(what: string): z.ZodCoercedNumber {
+  return z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(1000, 'must be at most 1000')
+    .describe(`Part of the file, from 0; each part holds ${what}`)
+    .meta({ example: 0 });
+}
+
+/** How a file in parts resumes: by part, and by byte range within one. */
+const PART_RESUME = `Parts are the unit to resume by (ask again from the part that failed); within a part, ${RANGE_RESUME.charAt(0).toLowerCase()}${RANGE_RESUME.slice(1)}`;
 
 const NEW_EACH_DAY: UpdateCadence = {
   frequency: 'end-of-day',
@@ -124,6 +155,45 @@ function statementBulk(path: string, type: StatementType, what: string): Endpoin
   });
 }
 
+/** A statement's growth file: a year's growth rows of every company, as its growth endpoint answers them. */
+function growthBulk(path: string, type: StatementType, what: string): EndpointDefinition {
+  const single = path.replace('-bulk', '');
+  return bulkEndpoint({
+    path,
+    summary: `${what} growth (bulk)`,
+    description: `Every company’s growth rows of one fiscal year for the ${what.toLowerCase()}, by symbol, each company’s periods newest first: for each company exactly the rows ${single} answers for it with the same period (growth from the period stored before each, the prior quarter for quarterly rows).`,
+    params: statementParams,
+    rows: `\`${single}\``,
+    row: rowOf(statementDerivedEndpoints, single),
+    cadence: FILING_CADENCE,
+    example: 'year=2025&period=annual',
+    fileName: ({ year, period }) => `${path}-${String(year)}-${period}`,
+    batches: (context) => statementGrowthBatches(context, type, context.params.year, context.params.period),
+  });
+}
+
+/** A file of one row per company, the row its per-symbol endpoint answers today, in symbol order. */
+function todayBulk(
+  path: string,
+  summary: string,
+  single: EndpointDefinition,
+  what: string,
+  batches: BulkSpec<z.ZodObject>['batches'],
+): EndpointDefinition {
+  return bulkEndpoint({
+    path,
+    summary,
+    description: `${what}, in symbol order: for each company the row ${single.path} answers today.`,
+    params: z.object({}),
+    rows: `\`${single.path}\``,
+    row: single.row,
+    cadence: single.cadence,
+    example: '',
+    fileName: () => path,
+    batches,
+  });
+}
+
 const earningsRow = rowOf(eventEndpoints, 'earnings');
 
 /** FMP's bulk files, Power plan and above. */
@@ -132,20 +202,12 @@ export const bulkEndpoints: EndpointDefinition[] = [
     path: 'profile-bulk',
     summary: 'Company profiles (bulk)',
     description: `Every security’s profile, ${PROFILE_PART_SIZE.toLocaleString('en-US')} securities per part in symbol order: part 0 first, then 1, 2, … until a part comes back empty (a header line alone in CSV). Each row is what profile answers for the symbol.`,
-    params: z.object({
-      part: z.coerce
-        .number({ error: 'must be a whole number' })
-        .int('must be a whole number')
-        .min(0, 'must be 0 or more')
-        .max(1000, 'must be at most 1000')
-        .describe(`Part of the file, from 0; each part holds ${PROFILE_PART_SIZE} securities`)
-        .meta({ example: 0 }),
-    }),
+    params: z.object({ part: partParam(`${PROFILE_PART_SIZE} securities`) }),
     row: rowOf(companyEndpoints, 'profile'),
     rows: '`profile`',
     cadence: NEW_EACH_DAY,
     example: 'part=0',
-    resume: `Parts are the unit to resume by (ask again from the part that failed); within a part, ${RANGE_RESUME.charAt(0).toLowerCase()}${RANGE_RESUME.slice(1)}`,
+    resume: PART_RESUME,
     fileName: ({ part }) => `profile-bulk-part-${String(part)}`,
     batches: (context) => profileBatches(context, context.params.part),
   }),
@@ -243,4 +305,55 @@ export const bulkEndpoints: EndpointDefinition[] = [
     fileName: () => 'peers-bulk',
     batches: (context) => peerBatches(context),
   }),
+  todayBulk(
+    'ratios-ttm-bulk',
+    'Financial ratios, TTM (bulk)',
+    endpointOf(statementDerivedEndpoints, 'ratios-ttm'),
+    'Every company with quarterly statements and its financial ratios of the latest trailing twelve months, valued at the latest close',
+    (context) => ratiosTtmBatches(context),
+  ),
+  todayBulk(
+    'key-metrics-ttm-bulk',
+    'Key metrics, TTM (bulk)',
+    endpointOf(statementDerivedEndpoints, 'key-metrics-ttm'),
+    'Every company with quarterly statements and its key metrics of the latest trailing twelve months, valued at the latest close',
+    (context) => keyMetricsTtmBatches(context),
+  ),
+  todayBulk(
+    'rating-bulk',
+    'Ratings (bulk)',
+    endpointOf(analystResearchEndpoints, 'ratings-snapshot'),
+    'Every company’s rating (A+ to D−) with its six scores, from its latest fiscal year at the latest close',
+    (context) => ratingBatches(context),
+  ),
+  todayBulk(
+    'price-target-summary-bulk',
+    'Price target summary (bulk)',
+    endpointOf(analystResearchEndpoints, 'price-target-summary'),
+    'Every company with a published price target and the count and mean of its targets over the last month, quarter, year and in all',
+    (context) => priceTargetSummaryBatches(context),
+  ),
+  todayBulk(
+    'upgrades-downgrades-consensus-bulk',
+    'Analyst recommendations consensus (bulk)',
+    endpointOf(analystEndpoints, 'grades-consensus'),
+    'Every company brokers rated in the past year and how many rate it Strong Buy, Buy, Hold, Sell or Strong Sell, with the consensus',
+    (context) => gradesConsensusBatches(context),
+  ),
+  bulkEndpoint({
+    path: 'etf-holder-bulk',
+    summary: 'ETF holdings (bulk)',
+    description: `Every ETF’s holdings, ${ETF_HOLDER_PART_SIZE.toLocaleString('en-US')} funds per part in symbol order, all of a fund’s positions in the same part: part 0 first, then 1, 2, … until a part comes back empty (a header line alone in CSV). A fund’s rows are what etf/holdings answers for it, largest position first; funds without stored holdings (bond and commodity funds) are left out.`,
+    params: z.object({ part: partParam(`${String(ETF_HOLDER_PART_SIZE)} funds`) }),
+    rows: '`etf/holdings` (for each fund, by fund symbol)',
+    row: rowOf(fundEndpoints, 'etf/holdings'),
+    cadence: endpointOf(fundEndpoints, 'etf/holdings').cadence,
+    example: 'part=0',
+    resume: PART_RESUME,
+    fileName: ({ part }) => `etf-holder-bulk-part-${String(part)}`,
+    batches: (context) => etfHolderBatches(context, context.params.part),
+  }),
+  growthBulk('income-statement-growth-bulk', 'income', 'Income statement'),
+  growthBulk('balance-sheet-statement-growth-bulk', 'balance-sheet', 'Balance sheet statement'),
+  growthBulk('cash-flow-statement-growth-bulk', 'cash-flow', 'Cash flow statement'),
 ];

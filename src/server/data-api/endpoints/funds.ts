@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   countryName,
+  etfHoldingRows,
   fundPositions,
   fundsHolding,
   identifiers,
@@ -72,25 +73,7 @@ export const fundEndpoints: EndpointDefinition[] = [
     cadence: HOLDINGS_CADENCE,
     example: 'symbol=SPY',
     csv: true,
-    handler: async ({ db, params, symbols, now }) => {
-      const positions = await fundPositions(db, symbols, params.symbol, now);
-      const ids = await identifiers(
-        db,
-        positions.map((position) => position.asset.symbol),
-      );
-      return positions.map((position) => ({
-        symbol: position.etf,
-        asset: position.asset.symbol,
-        name: position.asset.name,
-        isin: ids.get(position.asset.symbol)?.isin ?? '',
-        securityCusip: ids.get(position.asset.symbol)?.cusip ?? '',
-        sharesNumber: position.shares,
-        weightPercentage: round(position.weight, 4),
-        marketValue: round(position.value, 2),
-        updatedAt: `${position.reportDate} 00:00:00`,
-        updated: position.reportDate,
-      }));
-    },
+    handler: ({ db, params, symbols, now }) => etfHoldingRows(db, symbols, [params.symbol], now),
   }),
   defineEndpoint({
     path: 'etf/sector-weightings',

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lte } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lte } from 'drizzle-orm';
 import { isoDay, shiftIsoYears } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import { analystEstimates, grades, priceTargets } from '../../db/schema.ts';
@@ -231,16 +231,43 @@ export function gradesConsensusOf(
 
 /** The brokers' consensus recommendation for a symbol on the request's day (see gradesConsensusOf). */
 export async function gradesConsensus(db: Db, symbol: string, now: Date): Promise<GradesConsensusRow[]> {
+  return gradesConsensusRows(db, [symbol], now);
+}
+
+/**
+ * The consensus rows of several symbols on the request's day, in the order given (symbols nobody rated
+ * in the year left out), from one read of their ratings: what grades-consensus answers for each, and
+ * the bulk file lists a batch at a time.
+ */
+export async function gradesConsensusRows(
+  db: Db,
+  symbols: readonly string[],
+  now: Date,
+): Promise<GradesConsensusRow[]> {
+  if (symbols.length === 0) return [];
   const day = isoDay(now);
   const rows = await db
-    .select({ date: grades.date, gradingCompany: grades.gradingCompany, newGrade: grades.newGrade })
+    .select({
+      symbol: grades.symbol,
+      date: grades.date,
+      gradingCompany: grades.gradingCompany,
+      newGrade: grades.newGrade,
+    })
     .from(grades)
     .where(
       and(
-        eq(grades.symbol, symbol),
+        inArray(grades.symbol, [...symbols]),
         gte(grades.date, shiftIsoYears(day, -RECOMMENDATION_WINDOW_YEARS)),
         lte(grades.date, day),
       ),
-    );
-  return gradesConsensusOf(symbol, rows, day);
+    )
+    // One order for every caller: of a broker's two ratings on one day, the same one counts.
+    .orderBy(grades.symbol, grades.date, grades.gradingCompany, grades.newGrade);
+  const bySymbol = new Map<string, (typeof rows)[number][]>();
+  for (const row of rows) {
+    const list = bySymbol.get(row.symbol);
+    if (list === undefined) bySymbol.set(row.symbol, [row]);
+    else list.push(row);
+  }
+  return symbols.flatMap((symbol) => gradesConsensusOf(symbol, bySymbol.get(symbol) ?? [], day));
 }

@@ -273,38 +273,113 @@ export async function stockPeers(
   const security = directory.get(symbol);
   if (security?.assetType !== 'stock' || security.sector === '') return [];
   const closes = await latestCloses(db, now);
-  const ownClose = closes.get(security.symbol);
-  const ownCap = ownClose === undefined ? 0 : ownClose * (security.sharesOutstanding ?? 0);
-  const candidates: {
-    peer: Security;
-    cap: number;
-    close: number;
-    sameIndustry: boolean;
-    distance: number;
-  }[] = [];
+  const pool: PeerCandidate[] = [];
   for (const peer of directory.list('stock')) {
-    if (
-      peer.symbol === security.symbol ||
-      peer.sector !== security.sector ||
-      peer.currency !== security.currency ||
-      !peer.active
-    ) {
-      continue;
-    }
-    const close = closes.get(peer.symbol);
-    if (close === undefined) continue;
-    const cap = close * (peer.sharesOutstanding ?? 0);
-    const distance = cap > 0 && ownCap > 0 ? Math.abs(Math.log(cap / ownCap)) : Number.MAX_VALUE;
-    candidates.push({ peer, cap, close, sameIndustry: peer.industry === security.industry, distance });
+    if (peer.sector !== security.sector || peer.currency !== security.currency) continue;
+    const candidate = peerCandidate(peer, closes);
+    if (candidate !== undefined) pool.push(candidate);
   }
-  candidates.sort(
-    (a, b) =>
-      Number(b.sameIndustry) - Number(a.sameIndustry) ||
-      a.distance - b.distance ||
-      a.peer.symbol.localeCompare(b.peer.symbol),
-  );
-  return candidates.slice(0, PEERS_LIMIT).map(({ peer, close }) => {
+  return closestPeers(security, capOf(security, closes), pool);
+}
+
+/** A stock a peer list may name, with its latest close and its market capitalisation at that close. */
+interface PeerCandidate {
+  peer: Security;
+  close: number;
+  cap: number;
+}
+
+/** The stock as a candidate peer, or undefined when it cannot be one (delisted, no latest close). */
+function peerCandidate(peer: Security, closes: ReadonlyMap<string, number>): PeerCandidate | undefined {
+  const close = closes.get(peer.symbol);
+  if (!peer.active || close === undefined) return undefined;
+  return { peer, close, cap: close * (peer.sharesOutstanding ?? 0) };
+}
+
+function capOf(security: Security, closes: ReadonlyMap<string, number>): number {
+  const close = closes.get(security.symbol);
+  return close === undefined ? 0 : close * (security.sharesOutstanding ?? 0);
+}
+
+/** A candidate placed: same industry first, then the closest capitalisation, then by symbol. */
+interface RankedPeer extends PeerCandidate {
+  sameIndustry: boolean;
+  distance: number;
+}
+
+function ranksBefore(sameIndustry: boolean, distance: number, symbol: string, other: RankedPeer): boolean {
+  if (sameIndustry !== other.sameIndustry) return sameIndustry;
+  if (distance !== other.distance) return distance < other.distance;
+  return symbol.localeCompare(other.peer.symbol) < 0;
+}
+
+/**
+ * The peers of a stock of capitalisation `ownCap` among `pool` (stocks of its sector and currency):
+ * the {@link PEERS_LIMIT} first in peer order, kept in a short ordered list as the pool is read
+ * once, so a market-wide file ranks each stock in one pass over its pool rather than a sort of it.
+ */
+function closestPeers(security: Security, ownCap: number, pool: Iterable<PeerCandidate>): PeerRow[] {
+  const best: RankedPeer[] = [];
+  for (const candidate of pool) {
+    const { peer, cap } = candidate;
+    if (peer.symbol === security.symbol) continue;
+    const sameIndustry = peer.industry === security.industry;
+    const distance = cap > 0 && ownCap > 0 ? Math.abs(Math.log(cap / ownCap)) : Number.MAX_VALUE;
+    const last = best[PEERS_LIMIT - 1];
+    if (last !== undefined && !ranksBefore(sameIndustry, distance, peer.symbol, last)) continue;
+    let at = best.length;
+    for (let above = best[at - 1]; above !== undefined; above = best[at - 1]) {
+      if (!ranksBefore(sameIndustry, distance, peer.symbol, above)) break;
+      at -= 1;
+    }
+    best.splice(at, 0, { ...candidate, sameIndustry, distance });
+    if (best.length > PEERS_LIMIT) best.pop();
+  }
+  return best.map(({ peer, close }) => {
     const price = roundPrice(close, peer.assetType);
     return { symbol: peer.symbol, companyName: peer.name, price, mktCap: marketCap(price, peer) };
   });
+}
+
+/** Every stock's peers, from pools built once: what the peers file asks of each stock. */
+export interface PeerIndex {
+  /** What {@link stockPeers} answers for the symbol. */
+  peersOf(symbol: string): PeerRow[];
+}
+
+/**
+ * The peers of every stock at once: the candidates grouped once by sector and currency, and within
+ * those by industry, so each stock is ranked against its own industry's pool (its whole sector's
+ * only when the industry holds fewer than ten others) instead of the whole directory. Same answers
+ * as {@link stockPeers}, in time proportional to the pools instead of the directory squared.
+ */
+export async function peerIndex(db: Db, directory: SymbolDirectory, now: Date): Promise<PeerIndex> {
+  const closes = await latestCloses(db, now);
+  const pools = new Map<string, { all: PeerCandidate[]; byIndustry: Map<string, PeerCandidate[]> }>();
+  for (const peer of directory.list('stock')) {
+    const candidate = peerCandidate(peer, closes);
+    if (candidate === undefined) continue;
+    const key = `${peer.sector}|${peer.currency}`;
+    let pool = pools.get(key);
+    if (pool === undefined) {
+      pool = { all: [], byIndustry: new Map() };
+      pools.set(key, pool);
+    }
+    pool.all.push(candidate);
+    const industry = pool.byIndustry.get(peer.industry);
+    if (industry === undefined) pool.byIndustry.set(peer.industry, [candidate]);
+    else industry.push(candidate);
+  }
+  return {
+    peersOf: (symbol) => {
+      const security = directory.get(symbol);
+      if (security?.assetType !== 'stock' || security.sector === '') return [];
+      const pool = pools.get(`${security.sector}|${security.currency}`);
+      if (pool === undefined) return [];
+      const ownCap = capOf(security, closes);
+      // Same-industry peers always come first: only a short industry needs the rest of the sector.
+      const peers = closestPeers(security, ownCap, pool.byIndustry.get(security.industry) ?? []);
+      return peers.length === PEERS_LIMIT ? peers : closestPeers(security, ownCap, pool.all);
+    },
+  };
 }

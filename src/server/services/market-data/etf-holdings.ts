@@ -149,6 +149,50 @@ export async function fundPositions(
   return (await valuePositions(db, directory, rows, now)).get(etf) ?? [];
 }
 
+/** FMP's etf/holdings row: one position of a fund. */
+export interface EtfHoldingRow {
+  symbol: string;
+  asset: string;
+  name: string;
+  isin: string;
+  securityCusip: string;
+  sharesNumber: number;
+  weightPercentage: number;
+  marketValue: number;
+  updatedAt: string;
+  updated: string;
+}
+
+/**
+ * The holdings of several funds, valued now, in the order given, each fund's largest position first
+ * (funds without priced holdings left out), from one read of their holdings: what etf/holdings
+ * answers for each fund, and the bulk file lists a batch of funds at a time.
+ */
+export async function etfHoldingRows(
+  db: Db,
+  directory: SymbolDirectory,
+  etfs: readonly string[],
+  now: Date,
+): Promise<EtfHoldingRow[]> {
+  if (etfs.length === 0) return [];
+  const stored = await latestRows(db, etfs);
+  const byFund = await valuePositions(db, directory, stored, now);
+  const positions = etfs.flatMap((etf) => byFund.get(etf) ?? []);
+  const ids = await identifiers(db, [...new Set(positions.map((position) => position.asset.symbol))]);
+  return positions.map((position) => ({
+    symbol: position.etf,
+    asset: position.asset.symbol,
+    name: position.asset.name,
+    isin: ids.get(position.asset.symbol)?.isin ?? '',
+    securityCusip: ids.get(position.asset.symbol)?.cusip ?? '',
+    sharesNumber: position.shares,
+    weightPercentage: round(position.weight, 4),
+    marketValue: round(position.value, 2),
+    updatedAt: `${position.reportDate} 00:00:00`,
+    updated: position.reportDate,
+  }));
+}
+
 /** Every fund whose latest report holds a security, with the position valued now, largest weight first. */
 export async function fundsHolding(
   db: Db,

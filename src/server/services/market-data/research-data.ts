@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, gte, lte } from 'drizzle-orm';
+import { and, asc, between, desc, eq, gte, inArray, lte } from 'drizzle-orm';
 import { isoDay, shiftIsoMonths, shiftIsoYears } from '../../../lib/iso-date.ts';
 import type { Db } from '../../db/client.ts';
 import { companyProfiles, cotReports, esgDisclosures, priceTargetNews, securities } from '../../db/schema.ts';
@@ -90,16 +90,57 @@ export async function priceTargetSummaryRows(
   symbol: string,
   now: Date,
 ): Promise<PriceTargetSummaryRow[]> {
+  return priceTargetSummaries(db, [symbol], now);
+}
+
+/**
+ * The price-target summaries of several symbols, in the order given (those without a target left
+ * out), from one read of their notes: what price-target-summary answers for each, and the bulk file
+ * lists a batch at a time.
+ */
+export async function priceTargetSummaries(
+  db: Db,
+  symbols: readonly string[],
+  now: Date,
+): Promise<PriceTargetSummaryRow[]> {
+  if (symbols.length === 0) return [];
   const today = isoDay(now);
   const notes = await db
     .select({
+      symbol: priceTargetNews.symbol,
       publishedAt: priceTargetNews.publishedAt,
       target: priceTargetNews.adjPriceTarget,
       publisher: priceTargetNews.publisher,
     })
     .from(priceTargetNews)
-    .where(and(eq(priceTargetNews.symbol, symbol), lte(priceTargetNews.publishedAt, `${today} 23:59:59`)));
-  if (notes.length === 0) return [];
+    .where(
+      and(
+        inArray(priceTargetNews.symbol, [...symbols]),
+        lte(priceTargetNews.publishedAt, `${today} 23:59:59`),
+      ),
+    )
+    // One order for every caller, so the means add the same numbers in the same order.
+    .orderBy(priceTargetNews.symbol, priceTargetNews.publishedAt, priceTargetNews.id);
+  const bySymbol = new Map<string, TargetNote[]>();
+  for (const note of notes) {
+    const list = bySymbol.get(note.symbol);
+    if (list === undefined) bySymbol.set(note.symbol, [note]);
+    else list.push(note);
+  }
+  return symbols.flatMap((symbol) => {
+    const list = bySymbol.get(symbol);
+    return list === undefined ? [] : [targetSummaryOf(symbol, list, today)];
+  });
+}
+
+/** A price-target note as the summary reads it. */
+interface TargetNote {
+  publishedAt: string;
+  target: number;
+  publisher: string;
+}
+
+function targetSummaryOf(symbol: string, notes: readonly TargetNote[], today: string): PriceTargetSummaryRow {
   const since = (start: string): number[] =>
     notes.filter((note) => formatTimestamp(note.publishedAt).slice(0, 10) > start).map((note) => note.target);
   const [lastMonthCount, lastMonthAvgPriceTarget] = countAndMean(since(shiftIsoMonths(today, -1)));
@@ -107,20 +148,18 @@ export async function priceTargetSummaryRows(
   const [lastYearCount, lastYearAvgPriceTarget] = countAndMean(since(shiftIsoYears(today, -1)));
   const [allTimeCount, allTimeAvgPriceTarget] = countAndMean(notes.map((note) => note.target));
   const publishers = [...new Set(notes.map((note) => note.publisher))].sort();
-  return [
-    {
-      symbol,
-      lastMonthCount,
-      lastMonthAvgPriceTarget,
-      lastQuarterCount,
-      lastQuarterAvgPriceTarget,
-      lastYearCount,
-      lastYearAvgPriceTarget,
-      allTimeCount,
-      allTimeAvgPriceTarget,
-      publishers: JSON.stringify(publishers),
-    },
-  ];
+  return {
+    symbol,
+    lastMonthCount,
+    lastMonthAvgPriceTarget,
+    lastQuarterCount,
+    lastQuarterAvgPriceTarget,
+    lastYearCount,
+    lastYearAvgPriceTarget,
+    allTimeCount,
+    allTimeAvgPriceTarget,
+    publishers: JSON.stringify(publishers),
+  };
 }
 
 /** FMP's esg-disclosures row. */

@@ -1,5 +1,6 @@
+import { between, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import type { StatementType } from '../../db/schema.ts';
+import { financialStatements, type StatementType } from '../../db/schema.ts';
 import {
   BALANCE_LINES,
   CASH_FLOW_LINES,
@@ -11,10 +12,12 @@ import {
   isQuarterly,
   projectRow,
   statementSets,
+  statementSetsOf,
   STATEMENT_FIELDS,
   type ApiRow,
   type FieldSpec,
   type PeriodSelector,
+  type StoredStatementSet,
 } from './statements.ts';
 
 /**
@@ -398,6 +401,17 @@ async function growthPeriods(
   const perYear = quarterly ? 4 : 1;
   const wanted = (single ? limit * 4 : limit) + perYear + (spans ? LONGEST_SPAN * perYear : 0);
   const stored = await statementSets(db, symbol, quarterly ? 'quarter' : 'annual', wanted);
+  return periodsOf(stored, (set) => !single || set.period === selector).slice(0, limit);
+}
+
+/**
+ * The periods of one symbol's stored sets (newest first) that `chosen` keeps, each with the period
+ * stored before it (whatever `chosen` says of that one) and the same period of earlier years.
+ */
+function periodsOf(
+  stored: readonly StoredStatementSet[],
+  chosen: (set: StoredStatementSet) => boolean,
+): GrowthPeriod[] {
   const all = stored.map((set) => ({
     fiscalYear: set.fiscalYear,
     period: set.period,
@@ -410,15 +424,17 @@ async function growthPeriods(
   const byKey = new Map(
     all.map((entry) => [`${String(entry.fiscalYear)}-${entry.period}`, entry.statements]),
   );
-  const selected = all
-    .map((entry, index) => ({ entry, index }))
-    .filter(({ entry }) => !single || entry.period === selector)
-    .slice(0, limit);
-  return selected.map(({ entry, index }) => ({
-    current: entry.statements,
-    previous: all[index + 1]?.statements,
-    yearsBefore: (years) => byKey.get(`${String(entry.fiscalYear - years)}-${entry.period}`),
-  }));
+  const periods: GrowthPeriod[] = [];
+  for (const [index, entry] of all.entries()) {
+    const set = stored[index];
+    if (set === undefined || !chosen(set)) continue;
+    periods.push({
+      current: entry.statements,
+      previous: all[index + 1]?.statements,
+      yearsBefore: (years) => byKey.get(`${String(entry.fiscalYear - years)}-${entry.period}`),
+    });
+  }
+  return periods;
 }
 
 function header(period: ProjectedPeriod): ApiRow {
@@ -453,13 +469,64 @@ export async function statementGrowthRows(
   selector: PeriodSelector,
   limit: number,
 ): Promise<ApiRow[]> {
-  const periods = await growthPeriods(db, symbol, selector, limit, false);
+  return growthRowsOf(type, await growthPeriods(db, symbol, selector, limit, false));
+}
+
+/** The growth rows of periods: the one-period growth of each of the statement's lines. */
+function growthRowsOf(type: StatementType, periods: readonly GrowthPeriod[]): ApiRow[] {
   const fields = GROWTH_FIELDS[type];
   return periods.map(({ current, previous }) => {
     const row = header(current);
     for (const field of fields) row[field.name] = growthOf(field, current, previous);
     return row;
   });
+}
+
+/**
+ * The growth rows of one fiscal year for several symbols (in the order given, each symbol's periods
+ * newest first), exactly as {@link statementGrowthRows} answers them for each symbol: what the bulk
+ * growth files list. One query reads the year and the year before for all the symbols; only a symbol
+ * whose period before the year's oldest is not in that window (the start of its history, a gap) has
+ * it looked up on its own.
+ */
+export async function statementGrowthRowsOfYear(
+  db: Db,
+  type: StatementType,
+  symbols: readonly string[],
+  year: number,
+  selector: PeriodSelector,
+): Promise<ApiRow[]> {
+  const kind = isQuarterly(selector) ? 'quarter' : 'annual';
+  const single = kind === 'quarter' && selector !== 'quarter';
+  const chosen = (set: StoredStatementSet): boolean =>
+    set.fiscalYear === year && (!single || set.period === selector);
+  const window = await statementSetsOf(
+    db,
+    symbols,
+    kind,
+    between(financialStatements.fiscalYear, year - 1, year),
+  );
+  const rows: ApiRow[] = [];
+  for (const symbol of symbols) {
+    let stored = window.get(symbol) ?? [];
+    const oldest = lastIndexWhere(stored, chosen);
+    const last = stored[oldest];
+    if (last === undefined) continue;
+    if (oldest === stored.length - 1) {
+      const older = await statementSetsOf(db, [symbol], kind, lt(financialStatements.date, last.date));
+      stored = [...stored, ...(older.get(symbol) ?? []).slice(0, 1)];
+    }
+    rows.push(...growthRowsOf(type, periodsOf(stored, chosen)));
+  }
+  return rows;
+}
+
+function lastIndexWhere<T>(items: readonly T[], test: (item: T) => boolean): number {
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    const item = items[index];
+    if (item !== undefined && test(item)) return index;
+  }
+  return -1;
 }
 
 /** `financial-growth`, newest period first: one-period growth and the 3-, 5- and 10-year per-share figures. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { financialStatements, type FiscalPeriod, type StatementType } from '../../db/schema.ts';
 import {
@@ -140,17 +140,72 @@ export async function statementSets(
   const periods = periodsFor(period);
   // Newest rows of every type in one query; three rows per period, so 3 × limit covers complete sets.
   const rows = await db
-    .select({
-      statement: financialStatements.statement,
-      fiscalYear: financialStatements.fiscalYear,
-      period: financialStatements.period,
-      date: financialStatements.date,
-      data: financialStatements.data,
-    })
+    .select(STORED_ROW)
     .from(financialStatements)
     .where(and(eq(financialStatements.symbol, symbol), inArray(financialStatements.period, periods)))
     .orderBy(desc(financialStatements.date), sql`${financialStatements.statement}`)
     .limit(limit * 3 + 3);
+  return completeSets(rows).slice(0, limit);
+}
+
+/**
+ * The complete periods of several symbols at once, each symbol's newest first, as {@link statementSets}
+ * gives them: for a bulk file, one query per batch of symbols instead of one per symbol. `where`
+ * narrows the rows (a window of fiscal years, periods before a date).
+ */
+export async function statementSetsOf(
+  db: Db,
+  symbols: readonly string[],
+  period: PeriodSelector,
+  where?: SQL,
+): Promise<Map<string, StoredStatementSet[]>> {
+  const bySymbol = new Map<string, StoredStatementSet[]>();
+  if (symbols.length === 0) return bySymbol;
+  const rows = await db
+    .select({ symbol: financialStatements.symbol, ...STORED_ROW })
+    .from(financialStatements)
+    .where(
+      and(
+        inArray(financialStatements.symbol, [...symbols]),
+        inArray(financialStatements.period, periodsFor(period)),
+        where,
+      ),
+    )
+    .orderBy(
+      financialStatements.symbol,
+      desc(financialStatements.date),
+      sql`${financialStatements.statement}`,
+    );
+  const rowsBySymbol = new Map<string, StoredRow[]>();
+  for (const row of rows) {
+    const list = rowsBySymbol.get(row.symbol);
+    if (list === undefined) rowsBySymbol.set(row.symbol, [row]);
+    else list.push(row);
+  }
+  for (const [symbol, list] of rowsBySymbol) bySymbol.set(symbol, completeSets(list));
+  return bySymbol;
+}
+
+/** The columns a statement set is built from. */
+const STORED_ROW = {
+  statement: financialStatements.statement,
+  fiscalYear: financialStatements.fiscalYear,
+  period: financialStatements.period,
+  date: financialStatements.date,
+  data: financialStatements.data,
+};
+
+/** A stored statement row as {@link completeSets} reads it. */
+interface StoredRow {
+  statement: StatementType;
+  fiscalYear: number;
+  period: FiscalPeriod;
+  date: string;
+  data: Record<string, unknown>;
+}
+
+/** One symbol's rows grouped into periods; only periods with all three statements, newest first. */
+function completeSets(rows: readonly StoredRow[]): StoredStatementSet[] {
   const byPeriod = new Map<
     string,
     Partial<StoredStatementSet> & { fiscalYear: number; period: FiscalPeriod; date: string }
@@ -180,5 +235,5 @@ export async function statementSets(
     });
   }
   complete.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
-  return complete.slice(0, limit);
+  return complete;
 }
