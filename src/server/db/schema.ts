@@ -543,6 +543,22 @@ export const statusDays = pgTable(
   ],
 );
 
+/**
+ * How often the site's visitors searched for each symbol, per UTC day: aggregated counts only (no
+ * visitor, no address), added to with one upsert per search so every instance counts into the same
+ * row. The most-searched page ranks symbols by the sum over the last days.
+ */
+export const symbolSearches = pgTable(
+  'symbol_searches',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    symbol: text('symbol').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  // Day first: the ranking reads a range of days, the upsert one (day, symbol).
+  (t) => [primaryKey({ columns: [t.day, t.symbol] }), check('symbol_searches_count_check', sql`count >= 0`)],
+);
+
 export type User = typeof users.$inferSelect;
 export type PricePlan = typeof pricePlans.$inferSelect;
 export type Coupon = typeof coupons.$inferSelect;
