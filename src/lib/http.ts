@@ -321,3 +321,19 @@ export async function dataApiGet(
     );
   }
 }
+
+/**
+ * Tells the site something in passing (a JSON POST to one of its own routes) without waiting for or
+ * reporting the answer: `keepalive` lets the request finish even when the page is left at once, as
+ * when the click that caused it follows a link. For counts only, never for anything the visitor
+ * needs to know went through.
+ */
+export function notifySite(url: string, body: Record<string, unknown>): void {
+  void fetch(url, {
+    method: 'POST',
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  }).catch(() => undefined);
+}

@@ -31,6 +31,7 @@ import { portalAuthRoutes } from '../routes/portal-auth.ts';
 import { portalRoutes } from '../routes/portal.ts';
 import { statusRoutes } from '../routes/status.ts';
 import { supportRoutes } from '../routes/support.ts';
+import { symbolSearchRoutes } from '../routes/symbol-searches.ts';
 import { testCheckoutRoutes } from '../routes/test-checkout.ts';
 
 /** Request bodies of the accounts API are small forms; anything larger is refused with 413. */
@@ -64,6 +65,7 @@ const api = new Hono<AccountsEnv>()
   .route('/market', marketChartRoutes)
   .route('/market', createMarketHistoryRoutes())
   .route('/playground', playgroundRoutes)
+  .route('/search', symbolSearchRoutes)
   .route('/admin', adminRoutes)
   .route('/admin/coupons', adminCouponRoutes)
   .route('/devauth', devauthRoutes)
