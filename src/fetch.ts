@@ -2,9 +2,10 @@ import { Hono } from 'hono';
 import { astro } from 'astro/hono';
 import { accountsApp } from './server/app/accounts-app.ts';
 import { isSymbolPagePath, pageCache } from './server/middleware/page-cache.ts';
+import { isMarketPagePath } from './lib/market-pages.ts';
 import { ROUTE_REDIRECTS } from './lib/routes.ts';
 
-/** Rendered symbol pages kept at once (about 120 KB each), and the longest one is kept. */
+/** Rendered pages kept at once (symbol pages are about 120 KB each), and the longest one is kept. */
 const PAGE_CACHE_ENTRIES = 1_000;
 const PAGE_CACHE_TTL_MS = 30_000;
 
@@ -16,12 +17,13 @@ for (const [from, to] of Object.entries(ROUTE_REDIRECTS)) {
   app.get(from, (c) => c.redirect(`${to}${new URL(c.req.url).search}`, 301));
   app.get(`${from}/`, (c) => c.redirect(`${to}${new URL(c.req.url).search}`, 301));
 }
-// Symbol pages are rendered from the database on every request; a popular one is rendered once
-// per half minute instead. Not in development, where an edited component must show at once.
+// Symbol pages and the market pages are rendered from the database on every request; a popular one
+// is rendered once per half minute instead (or as often as its own max-age asks). Not in development,
+// where an edited component must show at once.
 if (!import.meta.env.DEV) {
   app.use(
     pageCache({
-      match: isSymbolPagePath,
+      match: (pathname) => isSymbolPagePath(pathname) || isMarketPagePath(pathname),
       maxEntries: PAGE_CACHE_ENTRIES,
       ttlMs: PAGE_CACHE_TTL_MS,
     }),

@@ -288,8 +288,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/blogs',
   '/careers',
   '/contact',
-  '/cryptocurrencies',
-  '/currencies',
   '/datasets',
   '/datasets/advanced',
   '/datasets/analyst-estimates-targets',
@@ -308,13 +306,7 @@ export const PENDING_ROUTES: readonly string[] = [
   '/datasets/market-data-real-time',
   '/datasets/ownership-senate-insider',
   '/datasets/search-directory',
-  '/market-indexes',
   '/market-news',
-  '/most-searched-stocks',
-  '/sector-performance',
-  '/top-stock-actives',
-  '/top-stock-gainers',
-  '/top-stock-losers',
 ];
 
 /** The path part of an internal href, normalised (no query, no hash, no trailing slash except root). */

@@ -32,9 +32,7 @@ describe.each(databaseTargets())('search counts on $name', (target) => {
   });
 
   it('adds searches of one symbol on one day into one row, concurrent ones included', async () => {
-    await Promise.all(
-      Array.from({ length: 25 }, () => countSymbolSearch(db(), 'CONC', at('2026-03-02'))),
-    );
+    await Promise.all(Array.from({ length: 25 }, () => countSymbolSearch(db(), 'CONC', at('2026-03-02'))));
     const rows = (await db().select().from(symbolSearches)).filter((row) => row.symbol === 'CONC');
     expect(rows).toEqual([{ day: '2026-03-02', symbol: 'CONC', count: 25 }]);
   });
