@@ -1,7 +1,9 @@
 import { defineCollection } from 'astro:content';
-import { glob } from 'astro/loaders';
+import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { HELP_TOPIC_IDS } from './lib/help-topics.ts';
+import { articleSchema, authorSchema } from './server/articles/articles.ts';
+import { ARTICLE_SECTIONS, type ArticleSectionId } from './server/articles/sections.ts';
 import { changelogEntrySchema } from './server/docs/changelog.ts';
 
 /** The legal documents linked from the footer (Terms of Service, Privacy Policy). */
@@ -81,4 +83,32 @@ const help = defineCollection({
   }),
 });
 
-export const collections = { legal, docs, changelog, faqs, help };
+/** Who writes the articles: name, role and a short bio, keyed by the id an article's `author` names. */
+const authors = defineCollection({
+  loader: file('./src/content/authors.yaml'),
+  schema: authorSchema,
+});
+
+/**
+ * One article section (src/server/articles/sections.ts): its Markdown files, one per article, the
+ * file name the article's address. Plain Markdown like the docs, so the examples get the published
+ * API address and code is coloured the same way.
+ */
+function articleCollection(section: ArticleSectionId) {
+  return defineCollection({
+    loader: glob({ pattern: '*.md', base: `./src/content/${ARTICLE_SECTIONS[section].folder}` }),
+    schema: articleSchema,
+  });
+}
+
+export const collections = {
+  legal,
+  docs,
+  changelog,
+  faqs,
+  help,
+  authors,
+  blog: articleCollection('blog'),
+  devBlog: articleCollection('devBlog'),
+  dcfBlog: articleCollection('dcfBlog'),
+};

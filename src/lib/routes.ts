@@ -285,7 +285,6 @@ export { SYMBOL_PAGES, SYMBOL_TABS, symbolPath, type SymbolPage, type SymbolTab 
  */
 export const PENDING_ROUTES: readonly string[] = [
   '/affiliates',
-  '/blogs',
   '/careers',
   '/contact',
   '/datasets',
