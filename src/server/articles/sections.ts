@@ -23,6 +23,8 @@ export interface ArticleSection {
   description: string;
   /** What the breadcrumb and the article pages call the section. */
   shortTitle: string;
+  /** The section inside a sentence ("More in the developer blog"). */
+  inSentence: string;
 }
 
 /** Every section, in the order the site lists them. */
@@ -33,6 +35,7 @@ export const ARTICLE_SECTIONS: Readonly<Record<ArticleSectionId, ArticleSection>
     path: '/blogs',
     title: 'Blog',
     shortTitle: 'Blog',
+    inSentence: 'the blog',
     description:
       'Notes for investors and analysts: how to read the statements, the scores and the ratios behind a company, with the data to check every step.',
   },
@@ -42,6 +45,7 @@ export const ARTICLE_SECTIONS: Readonly<Record<ArticleSectionId, ArticleSection>
     path: `${DOCS_BASE}/blog`,
     title: 'Developer blog',
     shortTitle: 'Developer blog',
+    inSentence: 'the developer blog',
     description:
       'Practical notes for developers who call the API: paging, bulk files, live streams and caching, each with code that runs against your key.',
   },
@@ -51,6 +55,7 @@ export const ARTICLE_SECTIONS: Readonly<Record<ArticleSectionId, ArticleSection>
     path: '/discounted-cash-flow-blogs',
     title: 'Discounted cash flow articles',
     shortTitle: 'DCF articles',
+    inSentence: 'the DCF articles',
     description:
       'How a discounted cash flow model works, where it misleads, and how to choose its inputs: the discount rate, the terminal value and the cash flow it discounts.',
   },
