@@ -72,6 +72,12 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
   { type: 'help center', targets: HELP_CENTER_TARGETS, pages: [{ path: '/help-center' }] },
   { type: 'docs status', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs/status' }] },
   { type: 'pricing', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/developer/docs/pricing' }] },
+  { type: 'blog index', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/blogs' }] },
+  {
+    type: 'blog article',
+    targets: CONTENT_PAGE_TARGETS,
+    pages: [{ path: '/discounted-cash-flow-blogs/what-a-dcf-is-and-when-it-misleads' }],
+  },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {

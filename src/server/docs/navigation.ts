@@ -50,6 +50,7 @@ export async function docsEntries(): Promise<CollectionEntry<'docs'>[]> {
 /** Pages of the documentation that are not written pages, by sidebar section. */
 const MORE_LINKS: readonly DocsNavLink[] = [
   { href: `${DOCS_BASE}/changelog/`, label: 'Changelog' },
+  { href: `${DOCS_BASE}/blog`, label: 'Developer blog' },
   { href: `${DOCS_BASE}/cycle-times-stable/`, label: 'Cycle times' },
   { href: `${DOCS_BASE}/status/`, label: 'Status' },
   { href: '/faqs', label: 'FAQs' },
