@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import readExcelFile from 'read-excel-file/node';
 import { z } from 'zod';
 import {
   BLOCKED_KEY_MESSAGE,
@@ -10,6 +11,7 @@ import {
 } from '../../src/server/data-api/access.ts';
 import { createDataApi } from '../../src/server/data-api/app.ts';
 import { withoutKey } from '../../src/server/data-api/query.ts';
+import { XLSX_CONTENT_TYPE } from '../../src/server/data-api/endpoint.ts';
 import { ALL_ENDPOINTS, ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { accessKey } from '../../src/server/auth/tokens.ts';
 import { apiUsageRoutes } from '../../src/server/routes/api-usage.ts';
@@ -125,6 +127,15 @@ describe('every endpoint answers its documented contract', () => {
       if (endpoint.bulk !== undefined) query.datatype = 'json';
       const res = await h.request(`/stable/${path}`, { ...query, apikey: commercialKey });
       expect(res.status, await res.clone().text()).toBe(200);
+      // A workbook endpoint answers a file, not rows: an .xlsx attachment a spreadsheet reader opens.
+      if (endpoint.workbook !== undefined) {
+        expect(res.headers.get('content-type')).toBe(XLSX_CONTENT_TYPE);
+        expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="[^"]+\.xlsx"$/);
+        const sheets = await readExcelFile(Buffer.from(await res.arrayBuffer()));
+        expect(sheets.length).toBeGreaterThan(0);
+        for (const sheet of sheets) expect(sheet.data.length, sheet.sheet).toBeGreaterThan(1);
+        return;
+      }
       const rows = (await res.json()) as unknown[];
       expect(Array.isArray(rows)).toBe(true);
       expect(rows.length).toBeGreaterThan(0);
@@ -189,8 +200,17 @@ describe('the OpenAPI document', () => {
       expect(operation.parameters.map((p) => p.name)).toEqual(
         expect.arrayContaining(Object.keys(endpoint.params.shape)),
       );
-      const items = operation.responses['200']?.content?.['application/json']?.schema.items;
-      expect(Object.keys(items?.properties ?? {})).toEqual(Object.keys(endpoint.row.shape));
+      const content = operation.responses['200']?.content;
+      if (endpoint.workbook === undefined) {
+        const items = content?.['application/json']?.schema.items;
+        expect(Object.keys(items?.properties ?? {})).toEqual(Object.keys(endpoint.row.shape));
+      } else {
+        // A workbook is a file: binary xlsx, no JSON rows, and a 404 when there is nothing to write.
+        expect(content, endpoint.path).toEqual({
+          [XLSX_CONTENT_TYPE]: { schema: { type: 'string', format: 'binary' } },
+        });
+        expect(operation.responses['404'], `${endpoint.path} 404`).toBeDefined();
+      }
       for (const status of ['400', '401', '403', '503']) {
         expect(operation.responses[status], `${endpoint.path} ${status}`).toBeDefined();
       }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { XLSX_CONTENT_TYPE } from '../../src/server/data-api/endpoint.ts';
 import { ALL_ENDPOINTS } from '../../src/server/data-api/endpoints/index.ts';
 import { codeSample } from '../../src/server/docs/code-samples.ts';
 import {
@@ -50,7 +51,15 @@ describe('the generated code samples', () => {
       const url = curlUrl(sample.code, key);
       const res = await h.api.app.request(`${url.pathname}${url.search}`);
       expect(res.status, await res.clone().text()).toBe(200);
-      if (endpoint.bulk === undefined) expect(Array.isArray(await res.json())).toBe(true);
+      if (endpoint.workbook !== undefined) {
+        // A workbook endpoint answers the .xlsx file itself (a zip: it starts with "PK").
+        expect(res.headers.get('content-type')).toBe(XLSX_CONTENT_TYPE);
+        expect(
+          Buffer.from(await res.arrayBuffer())
+            .subarray(0, 2)
+            .toString(),
+        ).toBe('PK');
+      } else if (endpoint.bulk === undefined) expect(Array.isArray(await res.json())).toBe(true);
       // A bulk file answers CSV by default, its header the definition's fields.
       else expect((await res.text()).split('\r\n')[0]).toBe(Object.keys(endpoint.row.shape).join(','));
     },

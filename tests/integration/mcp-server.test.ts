@@ -214,6 +214,35 @@ describe('the MCP server', () => {
     await client.close();
   });
 
+  it('neither offers nor calls the Excel workbook: the tool error points to the same report as JSON, and nothing is spent', async () => {
+    const key = await h.keyFor('free');
+    const client = await connect(key);
+    const search = await callTool(client, 'search_endpoints', { query: 'financial report excel workbook' });
+    const paths = (search.structured.endpoints as { path: string }[]).map((endpoint) => endpoint.path);
+    expect(paths).toContain('financial-reports-json');
+    expect(paths).not.toContain('financial-reports-xlsx');
+    const message =
+      'financial-reports-xlsx answers an Excel workbook, a file the tools cannot carry: call financial-reports-json for the same rows as JSON, or download the workbook over HTTP at /stable/financial-reports-xlsx.';
+    const described = await callTool(client, 'describe_endpoint', { path: 'financial-reports-xlsx' });
+    expect(described).toMatchObject({ isError: true, text: message });
+    const called = await callTool(client, 'call_endpoint', {
+      path: '/stable/financial-reports-xlsx',
+      parameters: { symbol: 'AAPL', year: 2025 },
+    });
+    expect(called).toMatchObject({ isError: true, text: message });
+    const json = await callTool(client, 'call_endpoint', {
+      path: 'financial-reports-json',
+      parameters: { symbol: 'AAPL', year: 2025 },
+    });
+    expect(json.isError).toBe(false);
+    await client.close();
+    await h.api.meter.flush();
+    const usage = await stableAnswer(h, 'api-usage', {}, key);
+    expect(usage.rows.map(({ endpoint, calls }) => ({ endpoint, calls }))).toEqual([
+      { endpoint: 'financial-reports-json', calls: 1 },
+    ]);
+  });
+
   it('refuses a missing or invalid parameter with the message naming it', async () => {
     const client = await connect(commercialKey);
     const missing = await callTool(client, 'get_quote', {});

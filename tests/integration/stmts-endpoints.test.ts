@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { financialStatements, securities } from '../../src/server/db/schema.ts';
+import readExcelFile from 'read-excel-file/node';
+import { apiRequests, financialStatements, securities } from '../../src/server/db/schema.ts';
 import {
   HARNESS_AS_OF,
   openDataApiHarness,
@@ -599,6 +600,135 @@ describe('filings, statements as reported and reports', () => {
     const badYear = await get('financial-reports-json', { symbol: 'AAPL', year: 'last' }, freeKey);
     expect(badYear.status).toBe(400);
     expect(badYear.error).toContain('year');
+  });
+});
+
+describe('the financial report as an Excel workbook', () => {
+  /** The newest annual report's year, as the income statement has it. */
+  async function latestYear(): Promise<string> {
+    const [income] = await statement('income-statement', { limit: '1' });
+    return str(income, 'fiscalYear');
+  }
+
+  function workbook(query: Record<string, string>, key: string): Promise<Response> {
+    return h.request('/stable/financial-reports-xlsx', { ...query, apikey: key });
+  }
+
+  it('sends the JSON form’s report as an .xlsx attachment: a cover page and one sheet per statement, with the same figures', async () => {
+    const year = await latestYear();
+    const res = await workbook({ symbol: 'AAPL', year, period: 'FY' }, freeKey);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="AAPL-${year}-FY.xlsx"`);
+    expect(res.headers.get('x-data-source')).toBe('demo');
+    const sheets = await readExcelFile(Buffer.from(await res.arrayBuffer()));
+    expect(sheets.map((sheet) => sheet.sheet)).toEqual([
+      'Cover Page',
+      'Income Statement',
+      'Balance Sheet',
+      'Cash Flow Statement',
+    ]);
+    const [report] = await rowsOf('financial-reports-json', { symbol: 'AAPL', year, period: 'FY' }, freeKey);
+    const operations = report?.['CONSOLIDATED STATEMENTS OF OPERATIONS'] as Record<string, number[]>[];
+    const income = at(sheets, 1).data;
+    expect(at(income, 0)).toEqual(['Line item', `FY ${year} (USD)`]);
+    expect(at(income, 1)).toEqual(['Revenue', at(operations, 0).Revenue?.[0]]);
+    // Every line of every statement, in the JSON form's order, with its value as a number.
+    const sections = [
+      'Cover Page',
+      'CONSOLIDATED STATEMENTS OF OPERATIONS',
+      'CONSOLIDATED BALANCE SHEETS',
+      'CONSOLIDATED STATEMENTS OF CASH FLOWS',
+    ];
+    for (const [index, section] of sections.entries()) {
+      const lines = (report?.[section] as Record<string, (string | number)[]>[]).map((line) =>
+        Object.entries(line).map(([label, values]) => [label, values[0]]),
+      );
+      expect(at(sheets, index).data.slice(1)).toEqual(lines.flat());
+    }
+    expect(at(sheets, 0).data).toContainEqual(['Document Type', '10-K']);
+  });
+
+  it('refuses in JSON, like every endpoint: a bad year, a quarter beyond the plan, a datatype, a period without a report', async () => {
+    const year = await latestYear();
+    const refusals: [Record<string, string>, string, number, string][] = [
+      [{ symbol: 'AAPL', year: 'last' }, freeKey, 400, 'Invalid value for parameter "year"'],
+      [
+        { symbol: 'AAPL', year, period: 'Q1' },
+        starterKey,
+        402,
+        'does not cover quarterly reports. It is included in the Professional plan',
+      ],
+      [
+        { symbol: 'AAPL', year, datatype: 'csv' },
+        freeKey,
+        400,
+        'financial-reports-xlsx answers an Excel workbook only; financial-reports-json answers the same as JSON.',
+      ],
+      [
+        { symbol: 'AAPL', year: '1990' },
+        freeKey,
+        404,
+        'AAPL has no FY report for 1990: financial-reports-dates lists the periods with one.',
+      ],
+    ];
+    for (const [query, key, status, message] of refusals) {
+      const res = await workbook(query, key);
+      expect(res.status, JSON.stringify(query)).toBe(status);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('content-disposition')).toBeNull();
+      const body = (await res.json()) as Record<string, string>;
+      expect(Object.keys(body)).toEqual(['Error Message']);
+      expect(body['Error Message']).toContain(message);
+    }
+    const quarterly = await workbook({ symbol: 'AAPL', year, period: 'Q1' }, professionalKey);
+    expect(quarterly.status).toBe(200);
+  });
+
+  it('counts one call against the budget, in the usage report and in the request log; refusals count nothing', async () => {
+    const key = await h.keyFor('free');
+    const year = await latestYear();
+    const res = await workbook({ symbol: 'AAPL', year, period: 'FY' }, key);
+    const bytes = (await res.arrayBuffer()).byteLength;
+    const policy = res.headers.get('ratelimit-policy') ?? '';
+    const perMinute = Number(/"minute";q=(\d+)/.exec(policy)?.[1]);
+    expect(res.headers.get('ratelimit')).toContain(`"minute";r=${String(perMinute - 1)};`);
+    const refused = await workbook({ symbol: 'AAPL', year: '1990' }, key);
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get('ratelimit')).toContain(`"minute";r=${String(perMinute - 2)};`);
+    await h.api.meter.flush();
+    await h.api.pipeline.requestLog.flush();
+    const usage = await rowsOf('api-usage', {}, key);
+    expect(usage.map(({ endpoint, calls, bytes: sent }) => ({ endpoint, calls, bytes: sent }))).toEqual([
+      { endpoint: 'financial-reports-xlsx', calls: 1, bytes },
+    ]);
+    const logged = await h.db
+      .select({ endpoint: apiRequests.endpoint, status: apiRequests.status, bytes: apiRequests.bytes })
+      .from(apiRequests)
+      .where(eq(apiRequests.userId, h.userOf(key)))
+      .orderBy(apiRequests.id);
+    expect(logged).toEqual([
+      { endpoint: 'financial-reports-xlsx', status: 200, bytes },
+      { endpoint: 'financial-reports-xlsx', status: 404, bytes: expect.any(Number) as number },
+    ]);
+    // The refusal's count was given back: after the workbook and this quote, two calls are spent.
+    const next = await h.request('/stable/quote', { symbol: 'AAPL', apikey: key });
+    expect(next.headers.get('ratelimit')).toContain(`"minute";r=${String(perMinute - 2)};`);
+  });
+
+  it('answers 304 to a client holding the same workbook, as the JSON form does', async () => {
+    const year = await latestYear();
+    const first = await workbook({ symbol: 'AAPL', year, period: 'FY' }, freeKey);
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^W\//);
+    const again = await h.request(
+      '/stable/financial-reports-xlsx',
+      { symbol: 'AAPL', year, period: 'FY', apikey: freeKey },
+      { 'if-none-match': etag },
+    );
+    expect(again.status).toBe(304);
   });
 });
 
