@@ -76,7 +76,8 @@ export async function startAuthEmulator(options: {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitForHttp(`http://${host}/`, child, 60_000);
+    // It loads in about 5 s on an idle machine, but needs some 15 s of CPU: on a busy one it takes minutes.
+    await waitForHttp(`http://${host}/`, child, 180_000);
   } catch (error) {
     await stop();
     throw error;

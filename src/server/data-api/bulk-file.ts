@@ -54,7 +54,9 @@ export class BulkFileText {
     this.picked = options.columns;
     this.columns = options.columns ?? Object.keys(options.endpoint.row.shape);
     this.context = options.context;
-    this.factsKey = `${options.queryKey}|${options.context.now.toISOString().slice(0, 10)}`;
+    // Facts hold for the day, or for the moment asked about when the rows follow live prices.
+    const moment = options.context.now.toISOString();
+    this.factsKey = `${options.queryKey}|${options.endpoint.bulk?.live === true ? moment : moment.slice(0, 10)}`;
   }
 
   /** The facts learnt from an earlier complete pass of the same query today, if any. */

@@ -55,11 +55,14 @@ function webStream(
   onEnd: (bytes: number, failure: unknown) => void,
 ): ReadableStream<Uint8Array> {
   let sent = 0;
+  // A client that goes away while a batch is read: the read's result has nowhere to go.
+  let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
           const next = await source.next();
+          if (cancelled) return;
           if (next.done === true) {
             controller.close();
             onEnd(sent, undefined);
@@ -68,11 +71,13 @@ function webStream(
           sent += next.value.length;
           controller.enqueue(next.value);
         } catch (error) {
+          if (cancelled) return;
           onEnd(sent, error);
           controller.error(new Error('bulk download failed'));
         }
       },
       async cancel() {
+        cancelled = true;
         onEnd(sent, undefined);
         await source.return(undefined);
       },

@@ -106,6 +106,12 @@ export interface BulkFile<P> {
    * rows the file repeats, its path in backticks, with how the file's row differs if it does.
    */
   rows?: string;
+  /**
+   * The rows are valued at the moment of the request (live prices, currency rates): two downloads a
+   * second apart may differ, so the file's length and tag learnt from one download are not announced
+   * for the next, and each download is checked against itself only.
+   */
+  live?: boolean;
   /** The file's rows in file order, in batches read from the database while earlier ones are written. */
   batches: (context: EndpointContext<P>) => AsyncIterable<readonly object[]>;
 }

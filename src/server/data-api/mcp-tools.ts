@@ -439,8 +439,21 @@ export class EndpointSearch {
   private readonly index: MiniSearch<IndexedEndpoint>;
   private readonly byPath: Map<string, EndpointDefinition>;
 
-  constructor(endpoints: readonly EndpointDefinition[]) {
+  /**
+   * `endpoints` are those the tools offer; `files` are endpoints whose answer is a file (a workbook):
+   * not offered, their words find their JSON form instead, so asking for "the financial report as an
+   * Excel workbook" finds financial-reports-json.
+   */
+  constructor(endpoints: readonly EndpointDefinition[], files: readonly EndpointDefinition[] = []) {
     this.byPath = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
+    const fileWords = new Map<string, string>();
+    for (const file of files) {
+      const jsonPath = file.workbook?.jsonPath;
+      if (jsonPath === undefined) continue;
+      const known = fileWords.get(jsonPath);
+      const text = `${file.path} ${file.summary} excel workbook`;
+      fileWords.set(jsonPath, known === undefined ? text : `${known} ${text}`);
+    }
     this.index = new MiniSearch<IndexedEndpoint>({
       fields: ['path', 'summary', 'group', 'description', 'parameters', 'fields'],
       tokenize: words,
@@ -460,7 +473,7 @@ export class EndpointSearch {
         path: endpoint.path,
         summary: endpoint.summary,
         group: endpoint.group,
-        description: endpoint.description,
+        description: `${endpoint.description} ${fileWords.get(endpoint.path) ?? ''}`,
         parameters: endpointParameters(endpoint)
           .map((parameter) => `${parameter.name} ${parameter.description}`)
           .join(' '),

@@ -256,10 +256,12 @@ class McpCredential implements DataCredential {
  * stream to open (GET) or end (DELETE), so those are answered 405, as the transport specifies.
  */
 export function mcpHandler(pipeline: DataPipeline): (c: Context) => Promise<Response> {
-  const endpoints = pipeline.endpoints.filter(
-    (endpoint) => endpoint.legacy !== true && endpoint.workbook === undefined,
+  const current = pipeline.endpoints.filter((endpoint) => endpoint.legacy !== true);
+  const endpoints = current.filter((endpoint) => endpoint.workbook === undefined);
+  const search = new EndpointSearch(
+    endpoints,
+    current.filter((endpoint) => endpoint.workbook !== undefined),
   );
-  const search = new EndpointSearch(endpoints);
   let tools: ToolDescription[] | undefined;
 
   return async (c) => {

@@ -109,6 +109,8 @@ interface BulkSpec<P extends z.ZodObject> {
   resume?: string;
   /** What each row is: the per-symbol endpoint it repeats, in backticks (see {@link BulkFile}). */
   rows: string;
+  /** The rows follow live prices (see {@link BulkFile}). */
+  live?: boolean;
   fileName: (params: z.infer<P>) => string;
   batches: BulkFile<z.infer<P>>['batches'];
 }
@@ -133,6 +135,7 @@ function bulkEndpoint<P extends z.ZodObject>(spec: BulkSpec<P>): EndpointDefinit
       fileName: spec.fileName,
       resume: spec.resume ?? RANGE_RESUME,
       rows: spec.rows,
+      ...(spec.live === true ? { live: true } : {}),
       batches: spec.batches,
     },
   });
@@ -208,6 +211,8 @@ export const bulkEndpoints: EndpointDefinition[] = [
     cadence: NEW_EACH_DAY,
     example: 'part=0',
     resume: PART_RESUME,
+    // A profile's price is the live quote's.
+    live: true,
     fileName: ({ part }) => `profile-bulk-part-${String(part)}`,
     batches: (context) => profileBatches(context, context.params.part),
   }),
@@ -350,6 +355,8 @@ export const bulkEndpoints: EndpointDefinition[] = [
     cadence: endpointOf(fundEndpoints, 'etf/holdings').cadence,
     example: 'part=0',
     resume: PART_RESUME,
+    // Positions are valued at live prices and currency rates.
+    live: true,
     fileName: ({ part }) => `etf-holder-bulk-part-${String(part)}`,
     batches: (context) => etfHolderBatches(context, context.params.part),
   }),
