@@ -305,7 +305,6 @@ export const PENDING_ROUTES: readonly string[] = [
   '/datasets/market-data-real-time',
   '/datasets/ownership-senate-insider',
   '/datasets/search-directory',
-  '/market-news',
 ];
 
 /** The path part of an internal href, normalised (no query, no hash, no trailing slash except root). */
