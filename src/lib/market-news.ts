@@ -11,3 +11,8 @@ export const MARKET_NEWS_PAGE_SIZE = 20;
 export function marketNewsPath(id: string): string {
   return `/market-news/${id}`;
 }
+
+/** Whether a path is one of the market news pages (kept briefly by the page cache). */
+export function isMarketNewsPath(pathname: string): boolean {
+  return pathname === '/market-news' || pathname === '/market-news/' || pathname.startsWith('/market-news/');
+}
