@@ -539,6 +539,7 @@ describe('bulk downloads that fail or are abandoned', () => {
   function watchedEndpoint(failAt: number | undefined, seen: { batches: number; closed: boolean }) {
     return defineEndpoint({
       path: 'watched-bulk',
+      dataset: 'market-data-historic',
       group: 'Bulk',
       summary: 'A watched file',
       description: 'Three batches of rows.',

@@ -118,6 +118,7 @@ describe('the data pipeline without HTTP', () => {
     const refusing = (error: Error): EndpointDefinition =>
       defineEndpoint({
         path: `test/refusing-${error.name}`,
+        dataset: 'market-data-real-time',
         group: 'Test',
         summary: 'Refuses',
         description: 'Refuses every call.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DatasetId } from '../../lib/routes.ts';
 import type { Db } from '../db/client.ts';
 import type { SymbolDirectory } from '../services/market-data/directory.ts';
 import { brandedClass, type DataTier, type PlanAccess } from '../services/market-data/plan-access.ts';
@@ -153,6 +154,13 @@ export interface EndpointDefinition<P extends Shape = Shape, R extends Shape = S
   path: string;
   /** Section in the docs and the OpenAPI tags: 'Search', 'Quotes', 'Charts', 'Statements', … */
   group: string;
+  /**
+   * The dataset page (`/datasets/<id>`) that presents the endpoint: what the data is, not how the
+   * docs file it, so one docs group may feed several datasets (the crypto quotes of 'Batch quotes'
+   * belong to Crypto). Null only for endpoints about the caller's own account, which are no market
+   * data (api-usage).
+   */
+  dataset: DatasetId | null;
   summary: string;
   /** A paragraph for the docs: what the answer holds and how it is ordered. */
   description: string;

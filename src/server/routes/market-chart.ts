@@ -24,6 +24,7 @@ const bar = z.object({
  */
 export const SITE_CHART_ENDPOINT: EndpointDefinition = defineEndpoint({
   path: 'site/chart',
+  dataset: 'market-data-historic',
   group: 'Site',
   summary: 'A range of a symbol page’s price chart',
   description:

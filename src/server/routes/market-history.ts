@@ -43,6 +43,7 @@ interface HistoryFile {
  */
 export const SITE_HISTORY_ENDPOINT: EndpointDefinition = defineEndpoint({
   path: 'site/history',
+  dataset: 'market-data-historic',
   group: 'Site',
   summary: 'A historical-prices download',
   description:

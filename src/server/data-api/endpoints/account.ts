@@ -28,6 +28,7 @@ export function usageRange(
  */
 const usage = defineEndpoint({
   path: 'api-usage',
+  dataset: null,
   group: 'Account',
   summary: 'Usage of your API key',
   description:

@@ -38,6 +38,7 @@ const DERIVATION =
 export const aftermarketEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'aftermarket-trade',
+    dataset: 'market-data-real-time',
     group: 'Quotes',
     summary: 'Aftermarket trade',
     description: `The latest pre-market or after-hours trade of a US stock: price, size and time. ${DERIVATION}`,
@@ -53,6 +54,7 @@ export const aftermarketEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'aftermarket-quote',
+    dataset: 'market-data-real-time',
     group: 'Quotes',
     summary: 'Aftermarket quote',
     description: `The pre-market or after-hours book of a US stock: best bid and ask with their sizes, and the day's volume. ${DERIVATION}`,
@@ -68,6 +70,7 @@ export const aftermarketEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'batch-aftermarket-trade',
+    dataset: 'market-data-real-time',
     group: 'Quotes',
     summary: 'Aftermarket trades of several symbols',
     description: `The latest pre-market or after-hours trade of up to 100 US stocks, in the order asked. ${DERIVATION}`,
@@ -83,6 +86,7 @@ export const aftermarketEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'batch-aftermarket-quote',
+    dataset: 'market-data-real-time',
     group: 'Quotes',
     summary: 'Aftermarket quotes of several symbols',
     description: `The pre-market or after-hours book of up to 100 US stocks, in the order asked. ${DERIVATION}`,

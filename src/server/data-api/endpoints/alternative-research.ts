@@ -91,6 +91,7 @@ function inReportOrder(
 export const alternativeResearchEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'commitment-of-traders-list',
+    dataset: 'commodity',
     group: COT_GROUP,
     summary: 'Commitment of Traders markets',
     description: 'The commodity futures markets with weekly Commitment of Traders reports, by symbol.',
@@ -108,6 +109,7 @@ export const alternativeResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'commitment-of-traders-report',
+    dataset: 'commodity',
     group: COT_GROUP,
     summary: 'Commitment of Traders report',
     description:
@@ -125,6 +127,7 @@ export const alternativeResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'commitment-of-traders-analysis',
+    dataset: 'commodity',
     group: COT_GROUP,
     summary: 'Commitment of Traders analysis',
     description:
@@ -159,6 +162,7 @@ export const alternativeResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'esg-disclosures',
+    dataset: 'esg',
     group: ESG_GROUP,
     summary: 'ESG disclosures',
     description:
@@ -187,6 +191,7 @@ export const alternativeResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'esg-benchmark',
+    dataset: 'esg',
     group: ESG_GROUP,
     summary: 'ESG sector benchmark',
     description:

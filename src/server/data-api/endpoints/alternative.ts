@@ -37,6 +37,7 @@ const quarterParam = z.coerce
 export const alternativeEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'esg-ratings',
+    dataset: 'esg',
     group: 'Alternative data',
     summary: 'ESG ratings',
     description:
@@ -64,6 +65,7 @@ export const alternativeEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'insider-trading/latest',
+    dataset: 'ownership-senate-insider',
     group: 'Alternative data',
     summary: 'Latest insider trades',
     description:
@@ -86,6 +88,7 @@ export const alternativeEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'senate-latest',
+    dataset: 'ownership-senate-insider',
     group: 'Alternative data',
     summary: 'Latest Senate trades',
     description: 'Periodic transaction reports of US senators, newest disclosure first.',
@@ -103,6 +106,7 @@ export const alternativeEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'institutional-ownership/symbol-positions-summary',
+    dataset: 'form-13f',
     group: 'Alternative data',
     summary: 'Institutional ownership summary',
     description:

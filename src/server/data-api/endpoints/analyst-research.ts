@@ -72,6 +72,7 @@ const RATING_METHOD =
 export const analystResearchEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'price-target-summary',
+    dataset: 'analyst-estimates-targets',
     group: GROUP,
     summary: 'Price target summary',
     description:
@@ -99,6 +100,7 @@ export const analystResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'price-target-news',
+    dataset: 'analyst-estimates-targets',
     group: GROUP,
     summary: 'Price target notes',
     description:
@@ -115,6 +117,7 @@ export const analystResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'price-target-latest-news',
+    dataset: 'analyst-estimates-targets',
     group: GROUP,
     summary: 'Latest price target notes',
     description:
@@ -130,6 +133,7 @@ export const analystResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'grades-historical',
+    dataset: 'analyst-estimates-targets',
     group: GROUP,
     summary: 'Historical analyst recommendations',
     description:
@@ -157,6 +161,7 @@ export const analystResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'grades-news',
+    dataset: 'analyst-estimates-targets',
     group: GROUP,
     summary: 'Analyst rating notes',
     description:
@@ -173,6 +178,7 @@ export const analystResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'grades-latest-news',
+    dataset: 'analyst-estimates-targets',
     group: GROUP,
     summary: 'Latest analyst rating notes',
     description:
@@ -188,6 +194,7 @@ export const analystResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'ratings-snapshot',
+    dataset: 'analyst-estimates-targets',
     group: GROUP,
     summary: 'Rating snapshot',
     description: `Today’s rating of a company from its latest fiscal year at the latest close. ${RATING_METHOD}`,
@@ -206,6 +213,7 @@ export const analystResearchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'ratings-historical',
+    dataset: 'analyst-estimates-targets',
     group: GROUP,
     summary: 'Historical ratings',
     description: `The rating of each fiscal year as it stood at the year’s end, newest first: the year’s statements at that day’s close and Treasury yield. ${RATING_METHOD}`,

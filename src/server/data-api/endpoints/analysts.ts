@@ -14,6 +14,7 @@ import { rowSchemaOf } from './statements.ts';
 export const analystEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'analyst-estimates',
+    dataset: 'analyst-estimates-targets',
     group: 'Analysts',
     summary: 'Analyst estimates',
     description:
@@ -43,6 +44,7 @@ export const analystEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'price-target-consensus',
+    dataset: 'analyst-estimates-targets',
     group: 'Analysts',
     summary: 'Price target consensus',
     description:
@@ -68,6 +70,7 @@ export const analystEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'grades',
+    dataset: 'analyst-estimates-targets',
     group: 'Analysts',
     summary: 'Analyst grades',
     description:
@@ -94,6 +97,7 @@ export const analystEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'grades-consensus',
+    dataset: 'analyst-estimates-targets',
     group: 'Analysts',
     summary: 'Analyst recommendations consensus',
     description:

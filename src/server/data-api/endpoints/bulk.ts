@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DatasetId } from '../../../lib/routes.ts';
 import type { StatementType } from '../../db/schema.ts';
 import {
   dcfBatches,
@@ -32,6 +33,7 @@ import {
 } from '../endpoint.ts';
 import { analystResearchEndpoints } from './analyst-research.ts';
 import { analystEndpoints } from './analysts.ts';
+import { chartEndpoints } from './charts.ts';
 import { companyEndpoints } from './company.ts';
 import { eventEndpoints } from './events.ts';
 import { fundEndpoints } from './funds.ts';
@@ -100,6 +102,8 @@ const NEW_EACH_DAY: UpdateCadence = {
 
 interface BulkSpec<P extends z.ZodObject> {
   path: string;
+  /** The dataset of the per-symbol endpoint the file repeats (a bulk file is that data, all at once). */
+  dataset: DatasetId | null;
   summary: string;
   description: string;
   params: P;
@@ -119,6 +123,7 @@ interface BulkSpec<P extends z.ZodObject> {
 function bulkEndpoint<P extends z.ZodObject>(spec: BulkSpec<P>): EndpointDefinition {
   return defineEndpoint({
     path: spec.path,
+    dataset: spec.dataset,
     group: GROUP,
     summary: spec.summary,
     description: `${spec.description} CSV unless datatype=json; one download counts as ${BULK_CALL_WEIGHT} calls.`,
@@ -144,12 +149,14 @@ function bulkEndpoint<P extends z.ZodObject>(spec: BulkSpec<P>): EndpointDefinit
 const statementParams = z.object({ year: yearParam, period: periodParam });
 
 function statementBulk(path: string, type: StatementType, what: string): EndpointDefinition {
+  const single = endpointOf(statementEndpoints, path.replace('-bulk', ''));
   return bulkEndpoint({
     path,
+    dataset: single.dataset,
     summary: `${what} (bulk)`,
     description: `Every company’s ${what.toLowerCase()} rows of one fiscal year, by symbol, each company’s periods newest first: for each company exactly the rows ${path.replace('-bulk', '')} answers for it with the same period.`,
     params: statementParams,
-    row: rowOf(statementEndpoints, path.replace('-bulk', '')),
+    row: single.row,
     rows: `\`${path.replace('-bulk', '')}\``,
     cadence: FILING_CADENCE,
     example: 'year=2025&period=annual',
@@ -163,6 +170,7 @@ function growthBulk(path: string, type: StatementType, what: string): EndpointDe
   const single = path.replace('-bulk', '');
   return bulkEndpoint({
     path,
+    dataset: endpointOf(statementDerivedEndpoints, single).dataset,
     summary: `${what} growth (bulk)`,
     description: `Every company’s growth rows of one fiscal year for the ${what.toLowerCase()}, by symbol, each company’s periods newest first: for each company exactly the rows ${single} answers for it with the same period (growth from the period stored before each, the prior quarter for quarterly rows).`,
     params: statementParams,
@@ -185,6 +193,7 @@ function todayBulk(
 ): EndpointDefinition {
   return bulkEndpoint({
     path,
+    dataset: single.dataset,
     summary,
     description: `${what}, in symbol order: for each company the row ${single.path} answers today.`,
     params: z.object({}),
@@ -203,6 +212,7 @@ const earningsRow = rowOf(eventEndpoints, 'earnings');
 export const bulkEndpoints: EndpointDefinition[] = [
   bulkEndpoint({
     path: 'profile-bulk',
+    dataset: endpointOf(companyEndpoints, 'profile').dataset,
     summary: 'Company profiles (bulk)',
     description: `Every security’s profile, ${PROFILE_PART_SIZE.toLocaleString('en-US')} securities per part in symbol order: part 0 first, then 1, 2, … until a part comes back empty (a header line alone in CSV). Each row is what profile answers for the symbol.`,
     params: z.object({ part: partParam(`${PROFILE_PART_SIZE} securities`) }),
@@ -218,6 +228,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
   }),
   bulkEndpoint({
     path: 'eod-bulk',
+    dataset: endpointOf(chartEndpoints, 'historical-price-eod/full').dataset,
     summary: 'End-of-day prices (bulk)',
     description:
       'Every symbol’s daily bar of one trading day, in symbol order: open, low, high and close adjusted for later splits as historical-price-eod/full answers them, adjClose adjusted for splits and dividends as historical-price-eod/dividend-adjusted answers it. A day without trading gives an empty file.',
@@ -245,6 +256,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
   statementBulk('cash-flow-statement-bulk', 'cash-flow', 'Cash flow statements'),
   bulkEndpoint({
     path: 'dcf-bulk',
+    dataset: endpointOf(fundamentalEndpoints, 'discounted-cash-flow').dataset,
     summary: 'Discounted cash flow (bulk)',
     description:
       'Every company’s intrinsic value per share by the unlevered DCF, in symbol order: for each company the row discounted-cash-flow answers today.',
@@ -258,6 +270,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
   }),
   bulkEndpoint({
     path: 'scores-bulk',
+    dataset: endpointOf(fundamentalEndpoints, 'financial-scores').dataset,
     summary: 'Financial scores (bulk)',
     description:
       'Every company’s Altman Z-score and Piotroski F-score, in symbol order: for each company the row financial-scores answers today.',
@@ -271,6 +284,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
   }),
   bulkEndpoint({
     path: 'earnings-surprises-bulk',
+    dataset: endpointOf(eventEndpoints, 'earnings').dataset,
     summary: 'Earnings surprises (bulk)',
     description:
       'Every reported quarter with a report date in one calendar year, by symbol, newest first within a symbol: reported against expected earnings per share, as earnings answers them. Upcoming reports (no actual yet) are not listed.',
@@ -293,6 +307,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
   }),
   bulkEndpoint({
     path: 'peers-bulk',
+    dataset: endpointOf(companyEndpoints, 'stock-peers').dataset,
     summary: 'Stock peers (bulk)',
     description:
       'Every active stock with a sector and its peers as one comma-separated list, in symbol order: the symbols stock-peers answers for it, in its order.',
@@ -347,6 +362,7 @@ export const bulkEndpoints: EndpointDefinition[] = [
   ),
   bulkEndpoint({
     path: 'etf-holder-bulk',
+    dataset: endpointOf(fundEndpoints, 'etf/holdings').dataset,
     summary: 'ETF holdings (bulk)',
     description: `Every ETF’s holdings, ${ETF_HOLDER_PART_SIZE.toLocaleString('en-US')} funds per part in symbol order, all of a fund’s positions in the same part: part 0 first, then 1, 2, … until a part comes back empty (a header line alone in CSV). A fund’s rows are what etf/holdings answers for it, largest position first; funds without stored holdings (bond and commodity funds) are left out.`,
     params: z.object({ part: partParam(`${String(ETF_HOLDER_PART_SIZE)} funds`) }),

@@ -33,6 +33,7 @@ const WINDOW_NOTE = `Between from and to (both included, at most ${CALENDAR_MAX_
 export const calendarEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'dividends-calendar',
+    dataset: 'calendars',
     group: GROUP,
     summary: 'Dividends calendar',
     description: `Every company’s cash dividends with an ex-date in a range, by ex-date then symbol. ${WINDOW_NOTE} The fields are the dividends endpoint’s: yield annualises the payment over the close of the ex-date, in percent.`,
@@ -62,6 +63,7 @@ export const calendarEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'splits-calendar',
+    dataset: 'calendars',
     group: GROUP,
     summary: 'Splits calendar',
     description: `Every stock split taking effect in a range, by date then symbol: numerator new shares for every denominator old shares. ${WINDOW_NOTE}`,
@@ -84,6 +86,7 @@ export const calendarEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'earnings-calendar',
+    dataset: 'calendars',
     group: GROUP,
     summary: 'Earnings calendar',
     description: `Every company’s earnings reports dated in a range, by date then symbol: published reports with their actuals, expected ones with estimates only (actuals null). ${WINDOW_NOTE}`,
@@ -112,6 +115,7 @@ export const calendarEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'ipos-calendar',
+    dataset: 'calendars',
     group: GROUP,
     summary: 'IPO calendar',
     description: `Initial public offerings dated in a range, by date then symbol: Priced once the shares trade, with the market value at the first close; Expected while the date is ahead. ${WINDOW_NOTE}`,
@@ -139,6 +143,7 @@ export const calendarEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'ipos-disclosure',
+    dataset: 'calendars',
     group: GROUP,
     summary: 'IPO disclosures',
     description: `Registration statements (S-1) of initial public offerings filed in a range, by filing date: filed 60 days before the first trading day and effective the day before it. ${WINDOW_NOTE}`,
@@ -161,6 +166,7 @@ export const calendarEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'ipos-prospectus',
+    dataset: 'calendars',
     group: GROUP,
     summary: 'IPO prospectuses',
     description: `Final prospectuses (424B4) of offerings priced in a range, by listing date: the offer price (the first day’s open), the underwriters’ 7 % gross spread and the proceeds, per share and for the shares sold (a tenth of today’s shares). ${WINDOW_NOTE}`,
@@ -189,6 +195,7 @@ export const calendarEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'economic-calendar',
+    dataset: 'economics',
     group: GROUP,
     summary: 'Economic calendar',
     description: `US economic releases dated in a range, by release time: the stored indicator readings on the day each was published, with the reading before (previous), the mean of the three readings before (estimate), the change and its percentage, and the market impact; each series’ next release follows with no actual yet. ${WINDOW_NOTE}`,

@@ -73,6 +73,7 @@ function intradayEndpoint(interval: IntradayInterval): EndpointDefinition {
   const width = minutes === 1 ? 'one-minute' : minutes < 60 ? `${minutes}-minute` : `${minutes / 60}-hour`;
   return defineEndpoint({
     path: `historical-chart/${interval}`,
+    dataset: 'market-data-historic',
     group: 'Charts',
     summary: `Intraday chart, ${interval} bars`,
     description: `Intraday ${width} bars${minutes === 1 ? '' : ' aggregated from one-minute bars, starting at the session open (09:30 for US stocks, midnight for round-the-clock markets)'}. Times are exchange-local; the first bar of a period carries its open, the last its close. ${ORDER}`,
@@ -117,6 +118,7 @@ function dailyEndpoint<R extends z.ZodObject>(spec: {
 }): EndpointDefinition {
   return defineEndpoint({
     path: spec.path,
+    dataset: 'market-data-historic',
     group: 'Charts',
     summary: spec.summary,
     description: spec.description,

@@ -107,6 +107,7 @@ const LIVE_MARKET_CAP_CADENCE: UpdateCadence = {
 export const companyFactEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'profile-cik',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Company profile by CIK',
     description:
@@ -126,6 +127,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'market-capitalization',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Market capitalisation',
     description:
@@ -142,6 +144,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'market-capitalization-batch',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Market capitalisation of several companies',
     description:
@@ -158,6 +161,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'historical-market-capitalization',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Historical market capitalisation',
     description:
@@ -192,6 +196,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'shares-float',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Shares float',
     description:
@@ -211,6 +216,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'shares-float-all',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Shares float of every company',
     description:
@@ -226,6 +232,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'employee-count',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Employee count',
     description:
@@ -242,6 +249,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'historical-employee-count',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Historical employee count',
     description:
@@ -258,6 +266,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'company-notes',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Company notes',
     description:
@@ -279,6 +288,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'governance-executive-compensation',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Executive compensation',
     description:
@@ -311,6 +321,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'executive-compensation-benchmark',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Executive compensation by industry',
     description:
@@ -339,6 +350,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'mergers-acquisitions-latest',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Latest mergers and acquisitions',
     description:
@@ -354,6 +366,7 @@ export const companyFactEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'mergers-acquisitions-search',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Search mergers and acquisitions',
     description:

@@ -21,6 +21,7 @@ export const PROFILE_CADENCE: UpdateCadence = {
 export const companyEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'profile',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Company profile',
     description:
@@ -91,6 +92,7 @@ export const companyEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'key-executives',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Key executives',
     description:
@@ -121,6 +123,7 @@ export const companyEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'stock-peers',
+    dataset: 'company-profile',
     group: 'Company',
     summary: 'Stock peers',
     description:

@@ -124,6 +124,7 @@ const screenerRow = z.object({
 export const directoryEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'search-cik',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Search by CIK',
     description:
@@ -146,6 +147,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'search-cusip',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Search by CUSIP',
     description:
@@ -173,6 +175,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'search-isin',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Search by ISIN',
     description:
@@ -200,6 +203,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'search-exchange-variants',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Listings of a company on every exchange',
     description:
@@ -271,6 +275,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'company-screener',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Company screener',
     description:
@@ -289,6 +294,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'symbol-change',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Ticker changes',
     description:
@@ -309,6 +315,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'actively-trading-list',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Securities trading today',
     description: 'Every security still trading, of every asset type, with its name, in ticker order.',
@@ -326,6 +333,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'cik-list',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'SEC filers',
     description:
@@ -344,6 +352,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'delisted-companies',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Delisted companies',
     description:
@@ -365,6 +374,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'available-exchanges',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Exchanges',
     description:
@@ -387,6 +397,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'available-sectors',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Sectors',
     description:
@@ -402,6 +413,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'available-industries',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Industries',
     description:
@@ -417,6 +429,7 @@ export const directoryEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'available-countries',
+    dataset: 'search-directory',
     group: 'Directory',
     summary: 'Countries',
     description:

@@ -14,6 +14,7 @@ const yieldField = (term: string): z.ZodNumber => z.number().describe(`${term} p
 export const economicsEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'treasury-rates',
+    dataset: 'economics',
     group: 'Economics',
     summary: 'Treasury rates',
     description:
@@ -52,6 +53,7 @@ export const economicsEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'economic-indicators',
+    dataset: 'economics',
     group: 'Economics',
     summary: 'Economic indicators',
     description:

@@ -7,6 +7,7 @@ import { DATA_TIERS } from '../../services/market-data/plan-access.ts';
 export const eventEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'dividends',
+    dataset: 'calendars',
     group: 'Earnings, dividends and splits',
     summary: 'Dividends',
     description:
@@ -40,6 +41,7 @@ export const eventEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'splits',
+    dataset: 'calendars',
     group: 'Earnings, dividends and splits',
     summary: 'Stock splits',
     description:
@@ -64,6 +66,7 @@ export const eventEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'earnings',
+    dataset: 'calendars',
     group: 'Earnings, dividends and splits',
     summary: 'Earnings reports',
     description:

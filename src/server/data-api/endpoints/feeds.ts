@@ -19,7 +19,7 @@ import {
   type EndpointDefinition,
   type UpdateCadence,
 } from '../endpoint.ts';
-import { checkDateRange, newsRow } from './news.ts';
+import { checkDateRange, NEWS_DATASETS, newsRow } from './news.ts';
 
 /** Articles arrive one by one, as their publishers put them out. */
 const NEWS_CADENCE: UpdateCadence = {
@@ -42,6 +42,7 @@ function latestNews(
 ): EndpointDefinition {
   return defineEndpoint({
     path: `news/${category}-latest`,
+    dataset: NEWS_DATASETS[category],
     group: 'News feeds',
     summary,
     description: `${description} Newest first, optionally within publication days; page through older ones with page.`,
@@ -68,6 +69,7 @@ const TRANSCRIPT_CADENCE: UpdateCadence = {
 export const feedEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'fmp-articles',
+    dataset: 'advanced',
     group: 'News feeds',
     summary: 'House articles',
     description:
@@ -101,6 +103,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   ),
   defineEndpoint({
     path: 'news/press-releases-latest',
+    dataset: 'advanced',
     group: 'News feeds',
     summary: 'Latest press releases',
     description:
@@ -132,6 +135,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   latestNews('forex', DATA_TIERS.global, 'Latest forex news', 'Articles about currency pairs, all pairs.'),
   defineEndpoint({
     path: 'news/press-releases',
+    dataset: 'advanced',
     group: 'News feeds',
     summary: 'Press releases',
     description:
@@ -151,6 +155,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'earning-call-transcript-latest',
+    dataset: 'earnings-call-transcripts',
     group: 'Transcript lists',
     summary: 'Latest earnings call transcripts',
     description:
@@ -171,6 +176,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'earning-call-transcript-dates',
+    dataset: 'earnings-call-transcripts',
     group: 'Transcript lists',
     summary: 'Transcript dates',
     description:
@@ -191,6 +197,7 @@ export const feedEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'earnings-transcript-list',
+    dataset: 'earnings-call-transcripts',
     group: 'Transcript lists',
     summary: 'Companies with transcripts',
     description:

@@ -253,6 +253,7 @@ const periodParams = z.object({ symbol: symbolParam, period: periodParam, limit:
 export const fundamentalEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'key-metrics',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Key metrics',
     description: `Valuation, return, efficiency and cash-flow metrics per reported period, newest first, valued at the close of each period end. ${FORMULAS} Quarterly rows need the Professional plan.`,
@@ -269,6 +270,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'ratios',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Financial ratios',
     description: `Margins, turnover, liquidity, leverage, coverage, valuation and per-share ratios per reported period, newest first, valued at the close of each period end. ${FORMULAS} Quarterly rows need the Professional plan.`,
@@ -285,6 +287,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'financial-scores',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Financial scores',
     description: `The Altman Z-score and the Piotroski F-score of the latest fiscal year, with the inputs of the Z-score; the market capitalisation is today’s. ${FORMULAS}`,
@@ -300,6 +303,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'owner-earnings',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Owner earnings',
     description: `Buffett’s owner earnings per fiscal year, newest first: operating cash flow less the capital expenditure that maintains the business (estimated by the revenue-growth method). ${FORMULAS}`,
@@ -318,6 +322,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'enterprise-values',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Enterprise values',
     description: `Enterprise value at each period end, newest first: the close of that day times the period’s weighted average shares, less cash, plus debt. ${FORMULAS} Quarterly rows need the Professional plan.`,
@@ -334,6 +339,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'discounted-cash-flow',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Discounted cash flow',
     description: `Intrinsic value per share by an unlevered DCF: free cash flow to the firm projected five years at the recent revenue growth, discounted at the WACC (CAPM cost of equity from the 10-year Treasury yield and the beta, after-tax cost of debt), with a Gordon terminal value, less net debt. ${FORMULAS}`,
@@ -350,6 +356,7 @@ export const fundamentalEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'levered-discounted-cash-flow',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Levered discounted cash flow',
     description: `Intrinsic value per share by a levered DCF: free cash flow to equity projected five years and discounted at the CAPM cost of equity, with a Gordon terminal value. ${FORMULAS}`,

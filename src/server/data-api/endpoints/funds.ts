@@ -51,6 +51,7 @@ const FUNDS_TIER = DATA_TIERS.professional;
 export const fundEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'etf/holdings',
+    dataset: 'indexes',
     group: 'ETFs and funds',
     summary: 'ETF and mutual fund holdings',
     description: `Every security an ETF or a mutual fund holds, largest position first. ${VALUED_NOW} A fund without stored holdings (bond and commodity funds) answers [].`,
@@ -77,6 +78,7 @@ export const fundEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'etf/sector-weightings',
+    dataset: 'indexes',
     group: 'ETFs and funds',
     summary: 'ETF sector weightings',
     description: `The share of an ETF’s (or a mutual fund’s) holdings in each sector, largest first, summed from its positions. ${VALUED_NOW}`,
@@ -100,6 +102,7 @@ export const fundEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'etf/country-weightings',
+    dataset: 'indexes',
     group: 'ETFs and funds',
     summary: 'ETF country weightings',
     description: `The share of an ETF’s (or a mutual fund’s) holdings in companies of each country, largest first, written as FMP writes it ('97.29%'). ${VALUED_NOW}`,
@@ -121,6 +124,7 @@ export const fundEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'etf/asset-exposure',
+    dataset: 'indexes',
     group: 'ETFs and funds',
     summary: 'ETFs holding a stock',
     description: `Every fund, ETF or mutual fund, whose latest holdings include a security, with its position, the largest weight first. ${VALUED_NOW}`,
@@ -149,6 +153,7 @@ export const fundEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'etf/info',
+    dataset: 'indexes',
     group: 'ETFs and funds',
     summary: 'ETF and mutual fund information',
     description: `An ETF’s or a mutual fund’s issuer, asset class, costs and size: assets under management are its price times its shares outstanding, the net asset value per share its price (a mutual fund’s price is its net asset value), the sector list its sector weightings. ${VALUED_NOW} An unknown symbol or one that is not a fund answers [].`,
@@ -230,6 +235,7 @@ export const fundEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'funds/disclosure-holders-latest',
+    dataset: 'ownership-senate-insider',
     group: 'ETFs and funds',
     summary: 'Funds holding a stock, as disclosed',
     description: `Every fund (ETF or mutual fund) whose latest NPORT-P filing holds a security: its shares, their weight in the filing and the change in shares since the fund’s filing before (the whole position when it held none then, 0 without an earlier filing), most shares first. ${AS_FILED} A security no fund has disclosed answers [].`,
@@ -252,6 +258,7 @@ export const fundEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'funds/disclosure',
+    dataset: 'ownership-senate-insider',
     group: 'ETFs and funds',
     summary: 'Fund disclosure of a quarter',
     description: `What a fund (ETF or mutual fund) reported on its NPORT-P for a calendar quarter, one row per position with N-PORT’s own fields, largest value first. ${AS_FILED} Issuers without a legal entity identifier on record read N/A. A quarter without a filing, another registrant’s CIK or a symbol that is not a fund answers [].`,
@@ -298,6 +305,7 @@ export const fundEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'funds/disclosure-holders-search',
+    dataset: 'ownership-senate-insider',
     group: 'ETFs and funds',
     summary: 'Search funds by name',
     description:
@@ -335,6 +343,7 @@ export const fundEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'funds/disclosure-dates',
+    dataset: 'ownership-senate-insider',
     group: 'ETFs and funds',
     summary: 'Fund disclosure dates',
     description:

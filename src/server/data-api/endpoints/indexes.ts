@@ -53,6 +53,7 @@ const INDEXES: readonly IndexInfo[] = [
 function membersEndpoint(info: IndexInfo): EndpointDefinition {
   return defineEndpoint({
     path: `${info.code}-constituent`,
+    dataset: 'indexes',
     group: 'Indexes',
     summary: `${info.name} constituents`,
     description: `Today’s members of the ${info.name} (${info.rule}), in symbol order, with their sector, industry, head office and the date each joined.`,
@@ -70,6 +71,7 @@ function membersEndpoint(info: IndexInfo): EndpointDefinition {
 function changesEndpoint(info: IndexInfo): EndpointDefinition {
   return defineEndpoint({
     path: `historical-${info.code}-constituent`,
+    dataset: 'indexes',
     group: 'Indexes',
     summary: `${info.name} changes`,
     description: `Each change of the ${info.name}’s members, newest first: the company added, the company it replaced and why.`,

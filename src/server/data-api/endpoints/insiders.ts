@@ -52,6 +52,7 @@ const GROUP = 'Alternative data';
 export const insiderEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'insider-trading/search',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'Search insider trades',
     description:
@@ -79,6 +80,7 @@ export const insiderEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'insider-trading/reporting-name',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'Insiders by name',
     description: 'Insiders whose name contains the text, with the CIK they report under, by name.',
@@ -96,6 +98,7 @@ export const insiderEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'insider-trading-transaction-type',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'Insider transaction types',
     description:
@@ -111,6 +114,7 @@ export const insiderEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'insider-trading/statistics',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'Insider trading statistics',
     description:
@@ -143,6 +147,7 @@ export const insiderEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'acquisition-of-beneficial-ownership',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'Beneficial ownership (Schedule 13D/G)',
     description:
@@ -162,6 +167,7 @@ export const insiderEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'senate-trades',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'Senate trades by symbol',
     description: 'Senators’ disclosed trades in one symbol, newest disclosure first.',
@@ -177,6 +183,7 @@ export const insiderEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'senate-trades-by-name',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'Senate trades by senator',
     description:
@@ -192,6 +199,7 @@ export const insiderEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'house-latest',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'Latest House trades',
     description:
@@ -207,6 +215,7 @@ export const insiderEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'house-trades',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'House trades by symbol',
     description: 'House members’ disclosed trades in one symbol, newest disclosure first.',
@@ -222,6 +231,7 @@ export const insiderEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'house-trades-by-name',
+    dataset: 'ownership-senate-insider',
     group: GROUP,
     summary: 'House trades by member',
     description:

@@ -17,6 +17,7 @@ const LIST_MAX_AGE = 86_400;
 export const listEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'stock-list',
+    dataset: 'search-directory',
     group: 'Lists',
     summary: 'All stocks',
     description: 'Every stock in the database with its company name, in ticker order.',
@@ -34,6 +35,7 @@ export const listEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'etf-list',
+    dataset: 'search-directory',
     group: 'Lists',
     summary: 'All ETFs',
     description: 'Every exchange-traded fund with its name, in ticker order.',
@@ -51,6 +53,7 @@ export const listEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'cryptocurrency-list',
+    dataset: 'crypto',
     group: 'Lists',
     summary: 'All cryptocurrencies',
     description:
@@ -79,6 +82,7 @@ export const listEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'forex-list',
+    dataset: 'forex',
     group: 'Lists',
     summary: 'All currency pairs',
     description: 'Every forex pair with its base and quote currencies, in ticker order.',
@@ -99,6 +103,7 @@ export const listEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'commodities-list',
+    dataset: 'commodity',
     group: 'Lists',
     summary: 'All commodities',
     description: 'Every commodity future with its venue, trading month and currency, in ticker order.',
@@ -119,6 +124,7 @@ export const listEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'index-list',
+    dataset: 'indexes',
     group: 'Lists',
     summary: 'All indexes',
     description: 'Every market index, in ticker order.',

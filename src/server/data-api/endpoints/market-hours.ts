@@ -61,6 +61,7 @@ const MAX_HOLIDAY_YEARS = 20;
 export const marketHoursEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'exchange-market-hours',
+    dataset: 'calendars',
     group: 'Market hours',
     summary: 'Trading hours of an exchange',
     description:
@@ -80,6 +81,7 @@ export const marketHoursEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'all-exchange-market-hours',
+    dataset: 'calendars',
     group: 'Market hours',
     summary: 'Trading hours of every exchange',
     description:
@@ -96,6 +98,7 @@ export const marketHoursEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'holidays-by-exchange',
+    dataset: 'calendars',
     group: 'Market hours',
     summary: 'Holidays of an exchange',
     description:

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DatasetId } from '../../../lib/routes.ts';
 import type { Security } from '../../db/schema.ts';
 import { US_EXCHANGES } from '../../services/market-data/directory.ts';
 import { groupQuotes, securitiesWhere, stockPriceChange } from '../../services/market-data/market-quotes.ts';
@@ -50,6 +51,7 @@ const SHORT_NOTE =
 
 interface GroupBatch {
   path: string;
+  dataset: DatasetId;
   summary: string;
   what: string;
   assetType: Security['assetType'];
@@ -61,6 +63,7 @@ interface GroupBatch {
 function typeBatch(batch: GroupBatch): EndpointDefinition {
   return defineEndpoint({
     path: batch.path,
+    dataset: batch.dataset,
     group: 'Batch quotes',
     summary: batch.summary,
     description: `Quotes of every ${batch.what} in the database, in symbol order. ${SHORT_NOTE} Open to ${batch.plan}, the plans that cover every ${batch.what}.`,
@@ -102,6 +105,7 @@ const priceChangeRow = z.object({
 export const marketQuoteEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'stock-price-change',
+    dataset: 'market-data-real-time',
     group: 'Batch quotes',
     summary: 'Price change over periods',
     description:
@@ -123,6 +127,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'batch-exchange-quote',
+    dataset: 'market-data-real-time',
     group: 'Batch quotes',
     summary: 'Quotes of an exchange',
     description: `Quotes of every active security listed on one exchange, in symbol order; an exchange without listings answers []. ${SHORT_NOTE} US exchanges are open to Starter and above, the others to Power and above.`,
@@ -157,6 +162,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
   }),
   typeBatch({
     path: 'batch-etf-quotes',
+    dataset: 'market-data-real-time',
     summary: 'Quotes of all ETFs',
     what: 'exchange-traded fund',
     assetType: 'etf',
@@ -165,6 +171,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
   }),
   typeBatch({
     path: 'batch-mutualfund-quotes',
+    dataset: 'market-data-real-time',
     summary: 'Quotes of all mutual funds',
     what: 'mutual fund',
     assetType: 'fund',
@@ -173,6 +180,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
   }),
   typeBatch({
     path: 'batch-commodity-quotes',
+    dataset: 'commodity',
     summary: 'Quotes of all commodities',
     what: 'commodity',
     assetType: 'commodity',
@@ -181,6 +189,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
   }),
   typeBatch({
     path: 'batch-crypto-quotes',
+    dataset: 'crypto',
     summary: 'Quotes of all cryptocurrencies',
     what: 'cryptocurrency',
     assetType: 'crypto',
@@ -189,6 +198,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
   }),
   typeBatch({
     path: 'batch-forex-quotes',
+    dataset: 'forex',
     summary: 'Quotes of all currency pairs',
     what: 'currency pair',
     assetType: 'forex',
@@ -197,6 +207,7 @@ export const marketQuoteEndpoints: EndpointDefinition[] = [
   }),
   typeBatch({
     path: 'batch-index-quotes',
+    dataset: 'indexes',
     summary: 'Quotes of all indexes',
     what: 'index',
     assetType: 'index',

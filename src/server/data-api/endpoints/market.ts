@@ -18,6 +18,7 @@ const MOVERS_SCOPE =
 function moversEndpoint(path: string, kind: MoverKind, summary: string, order: string): EndpointDefinition {
   return defineEndpoint({
     path,
+    dataset: 'market-data-real-time',
     group: 'Market performance',
     summary,
     description: `${order} ${MOVERS_SCOPE}`,
@@ -41,6 +42,7 @@ export const marketEndpoints: EndpointDefinition[] = [
   moversEndpoint('most-actives', 'actives', 'Most active stocks', 'Stocks with the most shares traded.'),
   defineEndpoint({
     path: 'sector-performance-snapshot',
+    dataset: 'market-data-real-time',
     group: 'Market performance',
     summary: 'Sector performance',
     description:

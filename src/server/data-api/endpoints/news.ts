@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { newsRows, transcriptRows } from '../../services/market-data/news.ts';
 import type { NewsCategory } from '../../db/schema.ts';
+import type { DatasetId } from '../../../lib/routes.ts';
 import {
   dateParam,
   defineEndpoint,
@@ -31,6 +32,17 @@ const NEWS_CADENCE: UpdateCadence = {
   when: 'As articles are published, round the clock: each appears within minutes of its publication.',
 };
 
+/**
+ * The dataset each category of news belongs to: crypto and forex news beside those markets' prices,
+ * company and general market news with the other research data (Advanced Data).
+ */
+export const NEWS_DATASETS: Readonly<Record<NewsCategory, DatasetId>> = {
+  stock: 'advanced',
+  general: 'advanced',
+  crypto: 'crypto',
+  forex: 'forex',
+};
+
 /** Refuses a date range that ends before it starts, which would silently answer nothing. */
 export function checkDateRange(from: string | undefined, to: string | undefined): void {
   if (from !== undefined && to !== undefined && from > to) {
@@ -55,6 +67,7 @@ function newsEndpoint(
   if (category === 'stock') {
     return defineEndpoint({
       path: 'news/stock',
+      dataset: NEWS_DATASETS.stock,
       group: 'News',
       summary,
       description,
@@ -74,6 +87,7 @@ function newsEndpoint(
   }
   return defineEndpoint({
     path: `news/${category}`,
+    dataset: NEWS_DATASETS[category],
     group: 'News',
     summary,
     description,
@@ -122,6 +136,7 @@ export const newsEndpoints: EndpointDefinition[] = [
   ),
   defineEndpoint({
     path: 'earning-call-transcript',
+    dataset: 'earnings-call-transcripts',
     group: 'Transcripts',
     summary: 'Earnings call transcript',
     description:

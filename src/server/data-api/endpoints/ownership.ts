@@ -85,6 +85,7 @@ function offeringRow(fields: readonly OfferingField[]): z.ZodObject<Record<strin
 export const ownershipEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'institutional-ownership/latest',
+    dataset: 'form-13f',
     group: GROUP_13F,
     summary: 'Latest 13F filings',
     description:
@@ -109,6 +110,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'institutional-ownership/extract',
+    dataset: 'form-13f',
     group: GROUP_13F,
     summary: '13F holdings of a filer',
     description:
@@ -143,6 +145,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'institutional-ownership/dates',
+    dataset: 'form-13f',
     group: GROUP_13F,
     summary: '13F report dates of a filer',
     description: 'The quarters a filer reported holdings for, newest first.',
@@ -161,6 +164,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'institutional-ownership/extract-analytics/holder',
+    dataset: 'form-13f',
     group: GROUP_13F,
     summary: 'Holders of a stock with analytics',
     description:
@@ -213,6 +217,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'institutional-ownership/holder-performance-summary',
+    dataset: 'form-13f',
     group: GROUP_13F,
     summary: 'Performance of a 13F filer',
     description:
@@ -272,6 +277,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'institutional-ownership/holder-industry-breakdown',
+    dataset: 'form-13f',
     group: GROUP_13F,
     summary: 'Industry breakdown of a 13F filer',
     description:
@@ -301,6 +307,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'institutional-ownership/industry-summary',
+    dataset: 'form-13f',
     group: GROUP_13F,
     summary: '13F holdings by industry',
     description:
@@ -320,6 +327,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'crowdfunding-offerings-latest',
+    dataset: 'advanced',
     group: GROUP_OFFERINGS,
     summary: 'Latest crowdfunding offerings',
     description:
@@ -335,6 +343,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'crowdfunding-offerings-search',
+    dataset: 'advanced',
     group: GROUP_OFFERINGS,
     summary: 'Search crowdfunding issuers',
     description:
@@ -362,6 +371,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'crowdfunding-offerings',
+    dataset: 'advanced',
     group: GROUP_OFFERINGS,
     summary: 'Crowdfunding offerings of an issuer',
     description: 'An issuer’s Form C filings and amendments, newest first.',
@@ -376,6 +386,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'fundraising-latest',
+    dataset: 'advanced',
     group: GROUP_OFFERINGS,
     summary: 'Latest exempt offerings (Form D)',
     description:
@@ -391,6 +402,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'fundraising-search',
+    dataset: 'advanced',
     group: GROUP_OFFERINGS,
     summary: 'Search Form D issuers',
     description:
@@ -418,6 +430,7 @@ export const ownershipEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'fundraising',
+    dataset: 'advanced',
     group: GROUP_OFFERINGS,
     summary: 'Exempt offerings of an issuer',
     description: 'An issuer’s Form D filings and amendments, newest first.',

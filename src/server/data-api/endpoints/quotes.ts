@@ -55,6 +55,7 @@ const QUOTE_DERIVATION =
 export const quoteEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'quote',
+    dataset: 'market-data-real-time',
     group: 'Quotes',
     summary: 'Stock quote',
     description: `The latest price of a security with its day range, 52-week range, moving averages and market capitalisation. ${QUOTE_DERIVATION} An unknown symbol answers [].`,
@@ -70,6 +71,7 @@ export const quoteEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'quote-short',
+    dataset: 'market-data-real-time',
     group: 'Quotes',
     summary: 'Short quote',
     description: 'The latest price, change and volume of a security. An unknown symbol answers [].',
@@ -85,6 +87,7 @@ export const quoteEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'batch-quote',
+    dataset: 'market-data-real-time',
     group: 'Quotes',
     summary: 'Quotes of several symbols',
     description: `Full quotes of up to 100 securities in the order asked; unknown symbols are left out. ${QUOTE_DERIVATION}`,
@@ -100,6 +103,7 @@ export const quoteEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'batch-quote-short',
+    dataset: 'market-data-real-time',
     group: 'Quotes',
     summary: 'Short quotes of several symbols',
     description:

@@ -32,6 +32,7 @@ const searchRow = z.object({
 export const searchEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'search-symbol',
+    dataset: 'search-directory',
     group: 'Search',
     summary: 'Search by ticker',
     description:
@@ -54,6 +55,7 @@ export const searchEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'search-name',
+    dataset: 'search-directory',
     group: 'Search',
     summary: 'Search by company name',
     description:

@@ -77,6 +77,7 @@ const GROUP = 'SEC filings';
 export const secFilingEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'sec-filings-8k',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Latest 8-K filings',
     description:
@@ -92,6 +93,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'sec-filings-financials',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Latest filings with financial statements',
     description:
@@ -107,6 +109,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'sec-filings-search/form-type',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Filings by form type',
     description:
@@ -134,6 +137,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'sec-filings-search/symbol',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Filings of a company by symbol',
     description:
@@ -156,6 +160,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'sec-filings-search/cik',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Filings by CIK',
     description:
@@ -177,6 +182,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'sec-filings-company-search/name',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'SEC registrants by name',
     description:
@@ -200,6 +206,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'sec-filings-company-search/symbol',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'SEC registrant by symbol',
     description:
@@ -216,6 +223,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'sec-filings-company-search/cik',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'SEC registrant by CIK',
     description:
@@ -231,6 +239,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'sec-profile',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'SEC company profile',
     description:
@@ -283,6 +292,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'standard-industrial-classification-list',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'SIC codes',
     description:
@@ -316,6 +326,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'industry-classification-search',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Companies by SIC code, symbol or CIK',
     description:
@@ -340,6 +351,7 @@ export const secFilingEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'all-industry-classification',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'All companies with their SIC codes',
     description:

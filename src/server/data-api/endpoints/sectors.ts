@@ -129,6 +129,7 @@ const DAILY_CADENCE = {
 function changeSnapshot(key: GroupKey): EndpointDefinition {
   return defineEndpoint({
     path: `${key}-performance-snapshot`,
+    dataset: 'market-data-real-time',
     group: 'Sectors and industries',
     summary: key === 'sector' ? 'Sector performance' : 'Industry performance',
     description: `For one trading day, ${CHANGE_TEXT}. One row per ${key} and exchange, sorted by ${key} then exchange; a day without trading answers [].`,
@@ -155,6 +156,7 @@ function changeSnapshot(key: GroupKey): EndpointDefinition {
 function changeHistory(key: GroupKey): EndpointDefinition {
   return defineEndpoint({
     path: `historical-${key}-performance`,
+    dataset: 'market-data-historic',
     group: 'Sectors and industries',
     summary: key === 'sector' ? 'Sector performance history' : 'Industry performance history',
     description: `For each trading day of a range (at most ${MAX_RANGE_YEARS} years), ${CHANGE_TEXT}. One row per day and exchange, oldest first.`,
@@ -181,6 +183,7 @@ function changeHistory(key: GroupKey): EndpointDefinition {
 function peSnapshot(key: GroupKey): EndpointDefinition {
   return defineEndpoint({
     path: `${key}-pe-snapshot`,
+    dataset: 'market-data-real-time',
     group: 'Sectors and industries',
     summary: key === 'sector' ? 'Sector P/E ratios' : 'Industry P/E ratios',
     description: `For one trading day, the price-to-earnings ratio of each ${key}, ${PE_TEXT}. One row per ${key} and exchange, sorted by ${key} then exchange; a day without trading answers [].`,
@@ -208,6 +211,7 @@ function peSnapshot(key: GroupKey): EndpointDefinition {
 function peHistory(key: GroupKey): EndpointDefinition {
   return defineEndpoint({
     path: `historical-${key}-pe`,
+    dataset: 'market-data-historic',
     group: 'Sectors and industries',
     summary: key === 'sector' ? 'Sector P/E history' : 'Industry P/E history',
     description: `For each trading day of a range (at most ${MAX_RANGE_YEARS} years), the price-to-earnings ratio of one ${key}, ${PE_TEXT}. One row per day and exchange, oldest first.`,

@@ -48,6 +48,7 @@ function asReportedEndpoint(
 ): EndpointDefinition {
   return defineEndpoint({
     path,
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary,
     description: `${what} of each period as the filing tags it: every line under its XBRL concept (US GAAP, lower-cased as FMP writes them), newest first. The same figures as the standardised statements, keyed the filer's way. Quarterly rows need the Professional plan.`,
@@ -137,6 +138,7 @@ function reportEndpoint(form: 'json' | 'xlsx'): EndpointDefinition {
   const workbook = form === 'xlsx';
   return defineEndpoint({
     path: `financial-reports-${form}`,
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: workbook ? 'Financial report (Excel)' : 'Financial report (JSON)',
     description: workbook
@@ -172,6 +174,7 @@ function reportEndpoint(form: 'json' | 'xlsx'): EndpointDefinition {
 function segmentationEndpoint(kind: SegmentKind, by: string): EndpointDefinition {
   return defineEndpoint({
     path: `revenue-${kind}-segmentation`,
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: `Revenue by ${by}`,
     description: `A company's revenue of each period split by ${by}, newest first: each segment's revenue under its name in data. The segments add up to the revenue of the income statement of the same period. Quarterly rows need the Professional plan.`,
@@ -208,6 +211,7 @@ function segmentationEndpoint(kind: SegmentKind, by: string): EndpointDefinition
 export const statementReportEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'latest-financial-statements',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Latest financial statements',
     description:
@@ -229,6 +233,7 @@ export const statementReportEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'financial-statement-symbol-list',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Symbols with financial statements',
     description:
@@ -273,6 +278,7 @@ export const statementReportEndpoints: EndpointDefinition[] = [
   ),
   defineEndpoint({
     path: 'financial-reports-dates',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Financial report dates',
     description:

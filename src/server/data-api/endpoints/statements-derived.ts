@@ -45,6 +45,7 @@ function ttmStatementEndpoint(type: StatementType): EndpointDefinition {
       : `The ${name.toLowerCase()} over trailing twelve months, one row for each quarter that closes four consecutive quarters.`;
   return defineEndpoint({
     path: `${path}-ttm`,
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: `${name}, TTM`,
     description: `${what} The same fields as \`${path}\`, the identity fields (date, fiscal year, period) the latest quarter’s; newest first. ${TTM} Built from the quarterly statements, so it needs the Professional plan.`,
@@ -89,6 +90,7 @@ function growthEndpoint(type: StatementType): EndpointDefinition {
   const { path, name } = STATEMENT_NAMES[type];
   return defineEndpoint({
     path: `${path}-growth`,
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: `${name} growth`,
     description: `The growth of every line of \`${path}\` from the previous period (the prior fiscal year, or the prior quarter for quarterly rows) as a fraction: (current − previous) / |previous|, so growth out of a loss keeps its sign; 0 when the previous value is 0 and for the oldest stored period. Newest first. Quarterly rows need the Professional plan.`,
@@ -112,6 +114,7 @@ export const statementDerivedEndpoints: EndpointDefinition[] = [
   ttmStatementEndpoint('cash-flow'),
   defineEndpoint({
     path: 'key-metrics-ttm',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Key metrics, TTM',
     description: `The key metrics of the latest trailing twelve months, valued today: the latest close × today’s shares outstanding. Averages and growth compare with the twelve months a year earlier. ${TTM} Every value is computed by the formulas of \`key-metrics\` (Formulas). Built from the quarterly statements, so it needs the Professional plan.`,
@@ -127,6 +130,7 @@ export const statementDerivedEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'ratios-ttm',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Financial ratios, TTM',
     description: `The financial ratios of the latest trailing twelve months, valued today: the latest close × today’s shares outstanding. EPS growth (for the PEG) compares with the twelve months a year earlier. ${TTM} Every value is computed by the formulas of \`ratios\` (Formulas). Built from the quarterly statements, so it needs the Professional plan.`,
@@ -145,6 +149,7 @@ export const statementDerivedEndpoints: EndpointDefinition[] = [
   growthEndpoint('cash-flow'),
   defineEndpoint({
     path: 'financial-growth',
+    dataset: 'fundamental-financial-statements',
     group: GROUP,
     summary: 'Financial growth',
     description:

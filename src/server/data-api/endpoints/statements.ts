@@ -65,6 +65,7 @@ function statementEndpoint(
 ): EndpointDefinition {
   return defineEndpoint({
     path,
+    dataset: 'fundamental-financial-statements',
     group: 'Statements',
     summary,
     description: `${description} Newest period first; period=annual (or FY) lists fiscal years, period=quarter every quarter, Q1–Q4 one fiscal quarter of each year. Quarterly rows need the Professional plan.`,

@@ -92,6 +92,7 @@ function indicatorEndpoint(indicator: Indicator): EndpointDefinition {
   const about = ABOUT[indicator];
   return defineEndpoint({
     path: `technical-indicators/${indicator}`,
+    dataset: 'advanced',
     group: 'Technical indicators',
     summary: about.summary,
     description: `${about.text} Each bar of the timeframe with the indicator’s value, newest first; prices split-adjusted as the charts answer them. The indicator runs over the whole stored history, so a date shows the same value whatever window is asked for; bars before it has enough history are left out. The formulas are on the Technical indicators page (Formulas). Daily bars follow your plan’s years of history; intraday timeframes need the Professional plan, like the intraday charts.`,

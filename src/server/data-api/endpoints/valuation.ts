@@ -141,6 +141,7 @@ const MODEL_NOTE =
 export const valuationEndpoints: EndpointDefinition[] = [
   defineEndpoint({
     path: 'custom-discounted-cash-flow',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Custom discounted cash flow',
     description: `An unlevered DCF of a symbol with your own assumptions (growth, margins, tax, rates, beta): free cash flow to the firm, discounted at the WACC, less net debt. After-tax interest is part of the cash flow, so a tax rate moves it too. ${MODEL_NOTE}`,
@@ -160,6 +161,7 @@ export const valuationEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'custom-levered-discounted-cash-flow',
+    dataset: 'advanced',
     group: GROUP,
     summary: 'Custom levered discounted cash flow',
     description: `A levered DCF of a symbol with your own assumptions: free cash flow to equity (with the year’s net borrowing), discounted at the cost of equity. ${MODEL_NOTE}`,
@@ -181,6 +183,7 @@ export const valuationEndpoints: EndpointDefinition[] = [
   }),
   defineEndpoint({
     path: 'market-risk-premium',
+    dataset: 'economics',
     group: GROUP,
     summary: 'Market risk premium',
     description:
