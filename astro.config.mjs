@@ -15,8 +15,10 @@ import {
   remarkPublishedSiteUrl,
 } from './src/server/docs/markdown-plugins.ts';
 import { inlineScriptHashes, inlineStyleHashes } from './src/server/app/inline-hashes.ts';
+import { DATASETS, datasetPath } from './src/lib/routes.ts';
 
 const port = Number(process.env.PORT ?? 4321);
+const site = process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321';
 
 /** Pages that are no one's search result: an account's own pages, local tools, error pages. */
 const NOT_IN_SITEMAP = [
@@ -42,7 +44,7 @@ const demandDirective = {
 };
 
 export default defineConfig({
-  site: process.env.PUBLIC_SITE_URL ?? 'http://localhost:4321',
+  site,
   output: 'static',
   adapter: node({
     mode: 'standalone',
@@ -53,8 +55,10 @@ export default defineConfig({
   integrations: [
     react(),
     mdx({ extendMarkdownConfig: false, syntaxHighlight: false }),
-    // The prerendered pages, for search engines (sitemap-index.xml; the build copies it to sitemap.xml).
+    // The site's pages, for search engines (sitemap-index.xml; the build copies it to sitemap.xml).
     sitemap({
+      // The dataset pages are rendered per request from one dynamic route, which the sitemap cannot list itself.
+      customPages: DATASETS.map((dataset) => new URL(datasetPath(dataset.id), site).href),
       filter: (page) => {
         const path = new URL(page).pathname;
         return !/\.(md|txt|xml)$/.test(path) && !NOT_IN_SITEMAP.some((prefix) => path.startsWith(prefix));

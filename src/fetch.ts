@@ -4,7 +4,7 @@ import { accountsApp } from './server/app/accounts-app.ts';
 import { isSymbolPagePath, pageCache } from './server/middleware/page-cache.ts';
 import { isMarketNewsPath } from './lib/market-news.ts';
 import { isMarketPagePath } from './lib/market-pages.ts';
-import { ROUTE_REDIRECTS } from './lib/routes.ts';
+import { isDatasetPagePath, ROUTE_REDIRECTS } from './lib/routes.ts';
 
 /** Rendered pages kept at once (symbol pages are about 120 KB each), and the longest one is kept. */
 const PAGE_CACHE_ENTRIES = 1_000;
@@ -18,14 +18,18 @@ for (const [from, to] of Object.entries(ROUTE_REDIRECTS)) {
   app.get(from, (c) => c.redirect(`${to}${new URL(c.req.url).search}`, 301));
   app.get(`${from}/`, (c) => c.redirect(`${to}${new URL(c.req.url).search}`, 301));
 }
-// Symbol pages, the market pages and the market news are rendered from the database on every request; a popular one
-// is rendered once per half minute instead (or as often as its own max-age asks). Not in development,
+// Symbol pages, the market pages, the market news and the dataset pages are rendered from the database
+// on every request; a popular one is rendered once per half minute instead (or as often as its own
+// max-age asks). Not in development,
 // where an edited component must show at once.
 if (!import.meta.env.DEV) {
   app.use(
     pageCache({
       match: (pathname) =>
-        isSymbolPagePath(pathname) || isMarketPagePath(pathname) || isMarketNewsPath(pathname),
+        isSymbolPagePath(pathname) ||
+        isMarketPagePath(pathname) ||
+        isMarketNewsPath(pathname) ||
+        isDatasetPagePath(pathname),
       maxEntries: PAGE_CACHE_ENTRIES,
       ttlMs: PAGE_CACHE_TTL_MS,
     }),

@@ -78,6 +78,11 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
     targets: CONTENT_PAGE_TARGETS,
     pages: [{ path: '/discounted-cash-flow-blogs/what-a-dcf-is-and-when-it-misleads' }],
   },
+  {
+    type: 'dataset',
+    targets: CONTENT_PAGE_TARGETS,
+    pages: [{ path: '/datasets/market-data-historic' }],
+  },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {

@@ -46,6 +46,16 @@ export type DatasetId = (typeof DATASETS)[number]['id'];
 
 export const datasetPath = (id: DatasetId): string => `/datasets/${id}`;
 
+/** The index of every dataset, by category. */
+export const DATASETS_INDEX = '/datasets';
+
+const DATASET_PATHS: ReadonlySet<string> = new Set(DATASETS.map((dataset) => datasetPath(dataset.id)));
+
+/** Whether a path (no query string) is one dataset's page: the page cache keeps them. */
+export function isDatasetPagePath(pathname: string): boolean {
+  return DATASET_PATHS.has(pathname);
+}
+
 export const DATASETS_MENU: readonly NavLink[] = DATASETS.map((d) => ({
   href: datasetPath(d.id),
   label: d.label,
@@ -283,29 +293,7 @@ export { SYMBOL_PAGES, SYMBOL_TABS, symbolPath, type SymbolPage, type SymbolTab 
  * link checker accepts links to these (and only these) without a page; each finished page is
  * removed from this list.
  */
-export const PENDING_ROUTES: readonly string[] = [
-  '/affiliates',
-  '/careers',
-  '/contact',
-  '/datasets',
-  '/datasets/advanced',
-  '/datasets/analyst-estimates-targets',
-  '/datasets/calendars',
-  '/datasets/commodity',
-  '/datasets/company-profile',
-  '/datasets/crypto',
-  '/datasets/earnings-call-transcripts',
-  '/datasets/economics',
-  '/datasets/esg',
-  '/datasets/forex',
-  '/datasets/form-13f',
-  '/datasets/fundamental-financial-statements',
-  '/datasets/indexes',
-  '/datasets/market-data-historic',
-  '/datasets/market-data-real-time',
-  '/datasets/ownership-senate-insider',
-  '/datasets/search-directory',
-];
+export const PENDING_ROUTES: readonly string[] = ['/affiliates', '/careers', '/contact'];
 
 /** The path part of an internal href, normalised (no query, no hash, no trailing slash except root). */
 export function normalizePath(href: string): string {

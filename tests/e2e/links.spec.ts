@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { isPending } from '../../src/lib/routes.ts';
+import { DATASETS, DATASETS_INDEX, datasetPath, isPending } from '../../src/lib/routes.ts';
 
 const MAX_PAGES = 500;
 
@@ -26,10 +26,12 @@ test('every internal link of the built site leads to a page, apart from routes l
   const broken: string[] = [];
   const linkedFrom = new Map<string, string>();
   let crawled = 0;
+  const reached = new Set<string>();
 
   while (queue.length > 0 && crawled < MAX_PAGES) {
     const path = queue.shift() ?? '/';
     crawled += 1;
+    reached.add(path);
     const res = await request.get(path, { maxRedirects: 5 });
     if (res.status() !== 200) {
       broken.push(`${path} (HTTP ${res.status()}, linked from ${linkedFrom.get(path) ?? 'start'})`);
@@ -47,4 +49,7 @@ test('every internal link of the built site leads to a page, apart from routes l
 
   expect(broken, 'broken internal links').toEqual([]);
   expect(crawled).toBeGreaterThan(0);
+  // The dataset pages are rendered per request: the crawl must have read every one (and their links).
+  const datasetPages = [DATASETS_INDEX, ...DATASETS.map((dataset) => datasetPath(dataset.id))];
+  expect(datasetPages.filter((path) => !reached.has(path))).toEqual([]);
 });

@@ -356,10 +356,15 @@ export function storedExample(
   return example;
 }
 
+/** The API viewer opened on an endpoint with these parameters filled in (`/playground?endpoint=quote&symbol=AAPL`). */
+export function playgroundHref(path: string, query: readonly (readonly [string, string])[]): string {
+  const pairs = [['endpoint', path], ...query];
+  return `${PLAYGROUND_PATH}?${pairs.map(([name = '', value = '']) => `${queryPart(name)}=${queryPart(value)}`).join('&')}`;
+}
+
 /** The API viewer opened on this endpoint with the example's parameters. */
 export function tryItHref(endpoint: EndpointDefinition): string {
-  const pairs = [['endpoint', endpoint.path], ...exampleQuery(endpoint)];
-  return `${PLAYGROUND_PATH}?${pairs.map(([name = '', value = '']) => `${queryPart(name)}=${queryPart(value)}`).join('&')}`;
+  return playgroundHref(endpoint.path, exampleQuery(endpoint));
 }
 
 /** The reference page of one endpoint. `apiUrl` is the data API's published address. */
