@@ -143,6 +143,8 @@ test.describe('datasets', () => {
       test(`the index and a dataset page have no accessibility violations and no sideways scroll (${theme}, ${name})`, async ({
         page,
       }) => {
+        // Two pages, each checked by axe: more than one page's usual allowance on a busy machine.
+        test.setTimeout(90_000);
         await page.setViewportSize(viewport);
         await page.addInitScript((mode) => {
           localStorage.setItem('themeMode', mode);
