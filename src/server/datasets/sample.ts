@@ -49,13 +49,13 @@ export async function answerSample(
   sample: DatasetSample,
   endpoint: EndpointDefinition,
 ): Promise<SampleAnswer> {
-  const rows = (await endpoint.handler({
+  const rows = await endpoint.handler({
     db: context.db,
     params: sampleParams(sample, endpoint),
     plan: SAMPLE_PLAN,
     symbols: context.directory,
     now: context.now,
     caller: undefined,
-  }));
+  });
   return { rows: rows.slice(0, SAMPLE_ROWS), total: rows.length, source: context.directory.source };
 }
