@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { CAREERS_TEAMS, EMPLOYMENT_TYPES, WORKPLACES } from './lib/careers.ts';
 import { HELP_TOPIC_IDS } from './lib/help-topics.ts';
 import { articleSchema, authorSchema } from './server/articles/articles.ts';
 import { ARTICLE_SECTIONS, type ArticleSectionId } from './server/articles/sections.ts';
@@ -101,7 +102,31 @@ function articleCollection(section: ArticleSectionId) {
   });
 }
 
+/**
+ * The open roles of `/careers`: one Markdown file per role, the file name its address
+ * (`/careers/<id>`) and the id an application names. The text says what the role is, then has the
+ * sections "What you will do", "What we are looking for" and "How we hire". Closing a role is removing
+ * its file.
+ */
+const careers = defineCollection({
+  loader: glob({ pattern: '*.md', base: './src/content/careers' }),
+  schema: z.object({
+    title: z.string().min(1),
+    team: z.enum(CAREERS_TEAMS),
+    /** Where the role is based: a city, or the regions a remote role can be worked from. */
+    location: z.string().min(1),
+    workplace: z.enum(WORKPLACES),
+    employment: z.enum(EMPLOYMENT_TYPES),
+    /** The pay range, written as it is offered (currency, range, equity). */
+    salary: z.string().min(1),
+    /** One sentence for the list of roles. */
+    summary: z.string().min(1),
+    posted: z.coerce.date(),
+  }),
+});
+
 export const collections = {
+  careers,
   legal,
   docs,
   changelog,

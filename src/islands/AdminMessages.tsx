@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { adminUserHref } from '../lib/admin.ts';
 import { replyHref } from '../lib/admin-console.ts';
+import { contactTopicLabel } from '../lib/contact-message-form.ts';
 import { COMPANY_SIZES } from '../lib/enterprise-form.ts';
 import { formatDate, formatDateTime } from '../lib/format.ts';
 import { helpTopicLabel } from '../lib/help-topics.ts';
@@ -14,8 +15,10 @@ import {
   MESSAGE_TABS,
   showTab,
   startAdminMessages,
+  type ContactPageMessage,
   type EnterpriseMessage,
   type HelpMessage,
+  type JobApplicationMessage,
   type MessageList,
   type MessageTab,
 } from '../lib/stores/admin-messages.ts';
@@ -110,6 +113,92 @@ function HelpCard({ entry }: { entry: HelpMessage }): ReactNode {
   );
 }
 
+function ContactCard({ entry }: { entry: ContactPageMessage }): ReactNode {
+  const headingId = useId();
+  return (
+    <article className="admin-messages__card" aria-labelledby={headingId}>
+      <header className="admin-messages__head">
+        <h2 id={headingId}>
+          {entry.name} · {contactTopicLabel(entry.topic)}
+        </h2>
+        <span className="admin-note">
+          <Received at={entry.createdAt} />
+        </span>
+      </header>
+      <dl className="admin-facts">
+        <dt>Reference</dt>
+        <dd>
+          <code>{entry.reference}</code>
+        </dd>
+        <dt>Email</dt>
+        <dd>{entry.email}</dd>
+        <dt>Account</dt>
+        <dd>
+          <Account userId={entry.userId} />
+        </dd>
+      </dl>
+      <p className="admin-messages__text">{entry.message}</p>
+      <p className="admin-messages__reply">
+        <a
+          className="btn btn-secondary btn-sm"
+          href={replyHref(entry.email, `${entry.reference}: your message to ${SITE_NAME}`)}
+        >
+          Reply by email<span className="visually-hidden"> to {entry.name}</span>
+        </a>
+      </p>
+    </article>
+  );
+}
+
+function ApplicationCard({ entry }: { entry: JobApplicationMessage }): ReactNode {
+  const headingId = useId();
+  return (
+    <article className="admin-messages__card" aria-labelledby={headingId}>
+      <header className="admin-messages__head">
+        <h2 id={headingId}>
+          {entry.name} · {entry.roleTitle}
+        </h2>
+        <span className="admin-note">
+          <Received at={entry.createdAt} />
+        </span>
+      </header>
+      <dl className="admin-facts">
+        <dt>Reference</dt>
+        <dd>
+          <code>{entry.reference}</code>
+        </dd>
+        <dt>Email</dt>
+        <dd>{entry.email}</dd>
+        <dt>Links</dt>
+        <dd>
+          <ul className="admin-messages__links">
+            {entry.links.map((link) => (
+              <li key={link}>
+                <a href={link} rel="noopener noreferrer nofollow" target="_blank">
+                  {link}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt>Account</dt>
+        <dd>
+          <Account userId={entry.userId} />
+        </dd>
+      </dl>
+      <p className="admin-messages__text">{entry.coverNote}</p>
+      <p className="admin-messages__reply">
+        <a
+          className="btn btn-secondary btn-sm"
+          href={replyHref(entry.email, `${entry.reference}: your application for ${entry.roleTitle}`)}
+        >
+          Reply by email<span className="visually-hidden"> to {entry.name}</span>
+        </a>
+      </p>
+    </article>
+  );
+}
+
 function MessagePanel({
   tab,
   list,
@@ -153,8 +242,8 @@ function MessagePanel({
 }
 
 /**
- * The console's messages (/developer/docs/admin/messages): enterprise enquiries and help center
- * requests in two tabs, newest first, each read in full with a reply by email. Nothing shows before
+ * The console's messages (/developer/docs/admin/messages): enterprise enquiries, help center
+ * requests, contact page messages and job applications in four tabs, newest first, each read in full with a reply by email. Nothing shows before
  * the visitor is confirmed as staff.
  */
 export function AdminMessages(): ReactNode {
@@ -233,6 +322,32 @@ export function AdminMessages(): ReactNode {
         <MessagePanel tab="help" list={state.help} empty="No help requests yet.">
           {state.help.entries.map((entry) => (
             <HelpCard key={entry.id} entry={entry} />
+          ))}
+        </MessagePanel>
+      </div>
+      <div
+        role="tabpanel"
+        id={`${ids}-contact-panel`}
+        aria-labelledby={`${ids}-contact-tab`}
+        hidden={state.tab !== 'contact'}
+        className="admin-messages__panel"
+      >
+        <MessagePanel tab="contact" list={state.contact} empty="No contact messages yet.">
+          {state.contact.entries.map((entry) => (
+            <ContactCard key={entry.id} entry={entry} />
+          ))}
+        </MessagePanel>
+      </div>
+      <div
+        role="tabpanel"
+        id={`${ids}-applications-panel`}
+        aria-labelledby={`${ids}-applications-tab`}
+        hidden={state.tab !== 'applications'}
+        className="admin-messages__panel"
+      >
+        <MessagePanel tab="applications" list={state.applications} empty="No job applications yet.">
+          {state.applications.entries.map((entry) => (
+            <ApplicationCard key={entry.id} entry={entry} />
           ))}
         </MessagePanel>
       </div>

@@ -233,7 +233,7 @@ describe('footer', () => {
 });
 
 describe('route lists', () => {
-  it('lists the SPEC dashboard, auth, playground and content routes', () => {
+  it('lists the SPEC dashboard, auth, playground, company and content routes', () => {
     expect(ROUTE_LISTS.dashboard).toEqual([
       '/dashboard',
       '/developer/docs/api-keys',
@@ -273,6 +273,7 @@ describe('route lists', () => {
       '/enterprise-info',
     ]);
     expect(ROUTE_LISTS.playground).toEqual(['/playground']);
+    expect(ROUTE_LISTS.company).toEqual(['/careers', '/careers/[id]', '/affiliates', '/contact']);
   });
 
   it('has no route twice', () => {

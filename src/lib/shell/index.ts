@@ -3,6 +3,7 @@ import { exposeStores } from '../stores/handle.ts';
 import { startSession } from '../stores/session.ts';
 import { startIdleWatch, startRouteLoadingTracking } from '../stores/ui.ts';
 import { captureUtms } from '../utms.ts';
+import { captureReferral } from '../affiliates.ts';
 import { startAccount } from './account.ts';
 import { startAuthLinks } from './auth-links.ts';
 import { startLinkUserBanner } from './link-user-banner.ts';
@@ -15,7 +16,7 @@ import { startThemeSwitch } from './theme-switch.ts';
  * Starts what every page runs, without a framework: the session (restored from storage and checked
  * with the server on load and after every view transition), the layout, the theme, the header's
  * menus, hamburger panel, account parts and sign-in links, the Link User banner, the idle watch and route-loading tracking, the campaign
- * parameters, and the overlays on demand. Islands render the same stores when they hydrate. The
+ * parameters, an affiliate's referral code (`?ref=`), and the overlays on demand. Islands render the same stores when they hydrate. The
  * layout calls it once per visit (the client router keeps the module).
  */
 export function startShell(): void {
@@ -33,4 +34,5 @@ export function startShell(): void {
   startIdleWatch();
   exposeStores();
   captureUtms();
+  captureReferral();
 }

@@ -4,8 +4,9 @@ import { adminApi } from '../http.ts';
 import { problemText, startStaffPage } from './admin-console.ts';
 
 /*
- * The console's messages: enterprise enquiries and help center requests, each list newest first and
- * a page at a time, in two tabs. The tab shown is kept in the address (`?tab=help`).
+ * The console's messages: enterprise enquiries, help center requests, contact page messages and job
+ * applications, each list newest first and a page at a time, in four tabs. The tab shown is kept in
+ * the address (`?tab=help`, `?tab=contact`, `?tab=applications`).
  */
 
 /** An enterprise enquiry, as the admin API lists it. */
@@ -34,9 +35,37 @@ export interface HelpMessage {
   createdAt: string;
 }
 
+/** A message from the contact page, as the admin API lists it. */
+export interface ContactPageMessage {
+  id: string;
+  reference: string;
+  name: string;
+  email: string;
+  topic: string;
+  message: string;
+  userId: string | null;
+  createdAt: string;
+}
+
+/** A job application from a role's page, as the admin API lists it. */
+export interface JobApplicationMessage {
+  id: string;
+  reference: string;
+  roleId: string;
+  roleTitle: string;
+  name: string;
+  email: string;
+  links: string[];
+  coverNote: string;
+  userId: string | null;
+  createdAt: string;
+}
+
 export const MESSAGE_TABS = [
   { id: 'enterprise', label: 'Enterprise enquiries', path: 'enterprise-enquiries' },
   { id: 'help', label: 'Help center', path: 'support-requests' },
+  { id: 'contact', label: 'Contact', path: 'contact-messages' },
+  { id: 'applications', label: 'Job applications', path: 'job-applications' },
 ] as const;
 export type MessageTab = (typeof MESSAGE_TABS)[number]['id'];
 
@@ -55,25 +84,35 @@ export interface AdminMessagesState {
   tab: MessageTab;
   enterprise: MessageList<EnterpriseMessage>;
   help: MessageList<HelpMessage>;
+  contact: MessageList<ContactPageMessage>;
+  applications: MessageList<JobApplicationMessage>;
 }
+
+type AnyMessage = EnterpriseMessage | HelpMessage | ContactPageMessage | JobApplicationMessage;
 
 function emptyList<T>(): MessageList<T> {
   return { status: 'loading', error: '', entries: [], nextBefore: null, loadingMore: false };
 }
 
 function initial(): AdminMessagesState {
-  return { tab: 'enterprise', enterprise: emptyList(), help: emptyList() };
+  return {
+    tab: 'enterprise',
+    enterprise: emptyList(),
+    help: emptyList(),
+    contact: emptyList(),
+    applications: emptyList(),
+  };
 }
 
 export const $adminMessages = map<AdminMessagesState>(initial());
 
-function setList(tab: MessageTab, changes: Partial<MessageList<EnterpriseMessage | HelpMessage>>): void {
+function setList(tab: MessageTab, changes: Partial<MessageList<AnyMessage>>): void {
   const state = $adminMessages.get();
   $adminMessages.set({ ...state, [tab]: { ...state[tab], ...changes } });
 }
 
 interface Page {
-  entries: (EnterpriseMessage | HelpMessage)[];
+  entries: AnyMessage[];
   nextBefore: string | null;
 }
 
@@ -126,13 +165,13 @@ export function showTab(tab: MessageTab): void {
   history.replaceState(history.state, '', url);
 }
 
-/** Starts the messages page once the visitor is confirmed as staff; both tabs are read at once. */
+/** Starts the messages page once the visitor is confirmed as staff; every tab is read at once. */
 export function startAdminMessages(): () => void {
   const asked = new URLSearchParams(location.search).get('tab');
-  $adminMessages.set({ ...initial(), tab: asked === 'help' ? 'help' : 'enterprise' });
+  const tab = MESSAGE_TABS.find((item) => item.id === asked)?.id ?? 'enterprise';
+  $adminMessages.set({ ...initial(), tab });
   const stop = startStaffPage(() => {
-    void loadMessages('enterprise');
-    void loadMessages('help');
+    for (const item of MESSAGE_TABS) void loadMessages(item.id);
   });
   return () => {
     stop();

@@ -10,6 +10,8 @@ import { securityHeaders } from '../middleware/security-headers.ts';
 import { accountActionRoutes } from '../routes/account-actions.ts';
 import { adminRoutes } from '../routes/admin.ts';
 import { adminCouponRoutes } from '../routes/admin-coupons.ts';
+import { affiliateRoutes } from '../routes/affiliates.ts';
+import { companyRoutes } from '../routes/company.ts';
 import { appServerRoutes } from '../routes/app-server.ts';
 import { billingWebhookRoutes, portalBillingRoutes } from '../routes/billing.ts';
 import { clientConfigRoutes } from '../routes/client-config.ts';
@@ -51,6 +53,8 @@ const api = new Hono<AccountsEnv>()
   .route('/portal', portalAuthRoutes)
   .route('/portal', enterpriseRoutes)
   .route('/portal', helpRoutes)
+  .route('/portal', companyRoutes)
+  .route('/portal', affiliateRoutes)
   .route('/portal', emailVerificationRoutes)
   .route('/portal', accountActionRoutes)
   .route('/portal', apiUsageRoutes)

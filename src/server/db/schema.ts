@@ -23,6 +23,7 @@ export * from './market-schema-markets.ts';
 export * from './market-schema-stmts.ts';
 export * from './market-schema-filings.ts';
 export * from './market-schema-research.ts';
+export * from './schema-company.ts';
 
 // Enumerations are text columns with check constraints rather than Postgres enums, so that the whole
 // schema can be created inside any search_path (tests give each run a private schema).
@@ -129,6 +130,7 @@ export const users = pgTable(
     blocked: boolean('blocked').notNull().default(false),
     /** API keys only work once the owner has proved the address. */
     emailVerified: boolean('email_verified').notNull().default(false),
+    /** The account's own affiliate code (/affiliates), null until it joins the programme. */
     referralCode: text('referral_code'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' })
@@ -145,6 +147,7 @@ export const users = pgTable(
     index('users_email_prefix_idx').on(sql`lower(${t.email}) text_pattern_ops`),
     index('users_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
     index('users_created_at_idx').on(t.createdAt, t.id),
+    uniqueIndex('users_referral_code_idx').on(t.referralCode),
   ],
 );
 

@@ -33,7 +33,9 @@ import {
   AdminQueryError,
 } from '../services/admin-users.ts';
 import { listClientErrors } from '../services/client-errors.ts';
+import { listContactMessages } from '../services/contact-messages.ts';
 import { listEnterpriseEnquiries } from '../services/enterprise-enquiries.ts';
+import { listJobApplications } from '../services/job-applications.ts';
 import { announceAccountKeysChanged } from '../services/key-events.ts';
 import { listSupportRequests } from '../services/support-requests.ts';
 import { findUserById, setBlocked, setPlan, setRole, UnknownPlanError } from '../services/users.ts';
@@ -191,6 +193,14 @@ export const adminRoutes = new Hono<AccountsEnv>()
   .get('/support-requests', queryParams(pageQuery), async (c) => {
     const { limit, before } = c.req.valid('query');
     return c.json(await listSupportRequests(c.var.db, { limit, before }));
+  })
+  .get('/contact-messages', queryParams(pageQuery), async (c) => {
+    const { limit, before } = c.req.valid('query');
+    return c.json(await listContactMessages(c.var.db, { limit, before }));
+  })
+  .get('/job-applications', queryParams(pageQuery), async (c) => {
+    const { limit, before } = c.req.valid('query');
+    return c.json(await listJobApplications(c.var.db, { limit, before }));
   })
   .post('/users/:id/block', requireAdmin(), jsonBody(reasonBody), (c) =>
     changeBlocked(c, true, c.req.valid('json').reason),

@@ -27,6 +27,7 @@ import { noStore } from '../middleware/security-headers.ts';
 import { jsonBody, queryParams, type JsonInput } from '../middleware/validate.ts';
 import { DuplicateUserError, findUserById, findUserByLogin, markEmailVerified } from '../services/users.ts';
 import { provisionAccount, refreshEmailVerified } from '../services/accounts.ts';
+import { forgetReferral, referralCodeOf } from '../app/referral-cookie.ts';
 import { signPublicToken } from '../auth/tokens.ts';
 import { userData } from '../auth/user-data.ts';
 
@@ -75,9 +76,13 @@ export const appServerRoutes = new Hono<AccountsEnv>()
       let account = found;
       if (account === null) {
         try {
-          account = (
-            await provisionAccount(db, { uid: checked.uid, email, emailVerified: checked.emailVerified })
-          ).user;
+          const provisioned = await provisionAccount(
+            db,
+            { uid: checked.uid, email, emailVerified: checked.emailVerified },
+            { referralCode: referralCodeOf(c) },
+          );
+          if (provisioned.created) forgetReferral(c);
+          account = provisioned.user;
         } catch (error) {
           if (error instanceof DuplicateUserError) return passwordRefusal(c, 'invalid-credentials');
           throw error;

@@ -26,6 +26,7 @@ import {
   startImpersonatedSession,
 } from '../auth/sign-in.ts';
 import { bearerToken } from '../app/request.ts';
+import { forgetReferral, referralCodeOf } from '../app/referral-cookie.ts';
 import { ipKey, rateLimit } from '../middleware/rate-limit.ts';
 import { sameSiteOnly } from '../middleware/cors.ts';
 import { noStore } from '../middleware/security-headers.ts';
@@ -163,13 +164,17 @@ export const portalAuthRoutes = new Hono<AccountsEnv>()
       const { db } = c.var;
       let provisioned: Provisioned;
       try {
-        provisioned = await provisionAccount(db, proof.identity, body);
+        provisioned = await provisionAccount(db, proof.identity, {
+          ...body,
+          referralCode: referralCodeOf(c),
+        });
       } catch (error) {
         if (error instanceof DuplicateUserError)
           return apiError(c, 409, USER_EXISTS_MESSAGE, { field: 'email' });
         throw error;
       }
       const { user, created } = provisioned;
+      if (created) forgetReferral(c);
       if (user.blocked) return blockedAnswer(c);
       // A social sign-up registers after its questionnaire, for an account validate-user created.
       if (!created && body.survey) {
@@ -222,15 +227,20 @@ export const portalAuthRoutes = new Hono<AccountsEnv>()
       const { db } = c.var;
       let provisioned: Provisioned;
       try {
-        provisioned = await provisionAccount(db, {
-          uid: verified.uid,
-          email: normalizeEmail(verified.email),
-          emailVerified: verified.emailVerified,
-        });
+        provisioned = await provisionAccount(
+          db,
+          {
+            uid: verified.uid,
+            email: normalizeEmail(verified.email),
+            emailVerified: verified.emailVerified,
+          },
+          { referralCode: referralCodeOf(c) },
+        );
       } catch (error) {
         if (error instanceof DuplicateUserError) return apiError(c, 409, OTHER_CREDENTIAL_MESSAGE);
         throw error;
       }
+      if (provisioned.created) forgetReferral(c);
       if (provisioned.user.blocked) return blockedAnswer(c);
       const user = await syncEmailVerified(db, provisioned.user, verified.emailVerified);
       if (verified.impersonation !== undefined) {

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.ts';
 import type { User } from '../db/schema.ts';
 import { getIdentityUser, isEmailVerified } from '../auth/identity.ts';
+import { recordReferral } from './affiliates.ts';
 import { createApiKey } from './api-keys.ts';
 import { saveCampaign, type CampaignInput } from './campaigns.ts';
 import { submitSurvey, type SignupAnswers } from './surveys.ts';
@@ -27,10 +28,15 @@ export interface Provisioned {
   created: boolean;
 }
 
-/** What a form sign-up brings besides the identity: the questionnaire's answers and the campaign. */
+/**
+ * What a sign-up brings besides the identity: the questionnaire's answers and the campaign (form
+ * sign-ups), and the affiliate code the visitor's browser remembers from a referral link (any
+ * sign-up; an unknown code or a self-referral is ignored).
+ */
 export interface SignUpExtras {
   survey?: SignupAnswers | undefined;
   campaign?: CampaignInput | undefined;
+  referralCode?: string | undefined;
 }
 
 /**
@@ -60,6 +66,7 @@ export async function provisionAccount(
         await submitSurvey(tx, { email: identity.email, type: 'signup', answers: extras.survey });
       }
       if (extras.campaign) await saveCampaign(tx, { ...extras.campaign, email: identity.email });
+      await recordReferral(tx, extras.referralCode, created);
       return created;
     });
     return { user, created: true };

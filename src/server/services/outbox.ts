@@ -5,6 +5,8 @@ import { outboxEmails, type OutboxEmail } from '../db/schema.ts';
 /** The kinds of email the product itself writes (the identity provider mails its own). */
 export const OUTBOX_KINDS = [
   'HELP_REQUEST_RECEIVED',
+  'CONTACT_MESSAGE_RECEIVED',
+  'JOB_APPLICATION_RECEIVED',
   'BILLING_RECEIPT',
   'BILLING_PAYMENT_FAILED',
   'BILLING_CANCELED',
