@@ -196,10 +196,12 @@ test.describe('the company pages for every visitor', () => {
       for (const path of PAGES) {
         for (const width of [1280, 390]) {
           await page.setViewportSize({ width, height: 900 });
-          await openPage(page, path);
+          // A form that hydrates when seen comes alive once it is scrolled into view.
+          await page.goto(path);
+          await page.waitForFunction(() => window.appStores !== undefined);
           await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
           await page.evaluate(() => {
-            window.scrollTo(0, document.body.scrollHeight);
+            document.querySelector('astro-island[client="visible"] > *')?.scrollIntoView();
           });
           await page.waitForFunction(
             () => document.querySelectorAll('astro-island[ssr]:not([client="demand"])').length === 0,
