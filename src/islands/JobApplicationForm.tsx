@@ -78,7 +78,7 @@ interface Props {
  * email filled in.
  */
 export function JobApplicationForm({ roles, roleId }: Props): ReactNode {
-  const { status, values, errors, message, attempt, reference } = useStore($jobApplication);
+  const { status, values, errors, message, attempt, reference, edited } = useStore($jobApplication);
   const user = useStore($user);
   const hydrated = useHydrated();
   const baseId = useId();
@@ -167,7 +167,7 @@ export function JobApplicationForm({ roles, roleId }: Props): ReactNode {
           <select
             id={fieldId('role')}
             name="role"
-            value={values.role}
+            value={values.role === '' && edited.role !== true ? roleId : values.role}
             required
             aria-invalid={errors.role !== undefined}
             aria-describedby={describedBy}
