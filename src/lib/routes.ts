@@ -293,9 +293,8 @@ export { SYMBOL_PAGES, SYMBOL_TABS, symbolPath, type SymbolPage, type SymbolTab 
 /**
  * Internal routes that are linked from the shell but whose pages are built by later work. The
  * link checker accepts links to these (and only these) without a page; each finished page is
- * removed from this list.
+ * removed from this list. Empty: every internal link of the shell leads to a page.
  */
-/** Empty: every internal link of the shell leads to a page. */
 export const PENDING_ROUTES: readonly string[] = [];
 
 /** The path part of an internal href, normalised (no query, no hash, no trailing slash except root). */
