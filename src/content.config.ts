@@ -136,4 +136,5 @@ export const collections = {
   blog: articleCollection('blog'),
   devBlog: articleCollection('devBlog'),
   dcfBlog: articleCollection('dcfBlog'),
+  howTo: articleCollection('howTo'),
 };

@@ -8,7 +8,7 @@ import { DOCS_BASE } from '../docs/paths.ts';
  */
 
 /** The sections, by the name of their content collection. */
-export const ARTICLE_SECTION_IDS = ['blog', 'devBlog', 'dcfBlog'] as const;
+export const ARTICLE_SECTION_IDS = ['blog', 'devBlog', 'dcfBlog', 'howTo'] as const;
 export type ArticleSectionId = (typeof ARTICLE_SECTION_IDS)[number];
 
 export interface ArticleSection {
@@ -58,6 +58,16 @@ export const ARTICLE_SECTIONS: Readonly<Record<ArticleSectionId, ArticleSection>
     inSentence: 'the DCF articles',
     description:
       'How a discounted cash flow model works, where it misleads, and how to choose its inputs: the discount rate, the terminal value and the cash flow it discounts.',
+  },
+  howTo: {
+    id: 'howTo',
+    folder: 'how-to',
+    path: '/how-to',
+    title: 'How-to guides',
+    shortTitle: 'How-to guides',
+    inSentence: 'the how-to guides',
+    description:
+      'Step-by-step walkthroughs for developers: a screener, statements in Excel, live prices, an AI assistant, bulk files, charts, insider alerts and a dividend calendar, each with code that runs against your key.',
   },
 };
 

@@ -51,6 +51,7 @@ export async function docsEntries(): Promise<CollectionEntry<'docs'>[]> {
 const MORE_LINKS: readonly DocsNavLink[] = [
   { href: `${DOCS_BASE}/changelog/`, label: 'Changelog' },
   { href: `${DOCS_BASE}/blog`, label: 'Developer blog' },
+  { href: '/how-to', label: 'How-to guides' },
   { href: `${DOCS_BASE}/cycle-times-stable/`, label: 'Cycle times' },
   { href: `${DOCS_BASE}/status/`, label: 'Status' },
   { href: '/faqs', label: 'FAQs' },
