@@ -109,6 +109,16 @@ describe('the articles’ runnable code samples', () => {
     expect([...languages].sort()).toEqual(['js', 'python', 'sh']);
   });
 
+  it('include every how-to guide, each a walkthrough with code to run', () => {
+    const folder = ARTICLE_SECTIONS.howTo.folder;
+    const guides = readdirSync(path.join(CONTENT, folder)).filter((name) => name.endsWith('.md'));
+    expect(guides.length).toBeGreaterThanOrEqual(8);
+    for (const guide of guides) {
+      const entry = articles.find((candidate) => candidate.article === `${folder}/${guide}`);
+      expect(entry?.samples.length ?? 0, guide).toBeGreaterThan(0);
+    }
+  });
+
   describe.each(articles)('$article', ({ samples }) => {
     const folder = mkdtempSync(path.join(tmpdir(), 'article-samples-'));
     folders.push(folder);

@@ -134,12 +134,13 @@ function sample(
 }
 
 describe('the article collections', () => {
-  it('hold the articles each section promises: four or more DCF articles and six or more blog posts', () => {
+  it('hold the articles each section promises: four or more DCF articles, six or more blog posts and eight or more how-to guides', () => {
     const count = (section: ArticleSectionId): number => articles.filter((a) => a.section === section).length;
     expect(count('dcfBlog')).toBeGreaterThanOrEqual(4);
     expect(count('blog') + count('devBlog')).toBeGreaterThanOrEqual(6);
     expect(count('blog')).toBeGreaterThan(0);
     expect(count('devBlog')).toBeGreaterThan(0);
+    expect(count('howTo')).toBeGreaterThanOrEqual(8);
   });
 
   it('name only authors of the authors file and related articles that exist', () => {
@@ -221,10 +222,11 @@ describe('the article collections', () => {
     }
   });
 
-  it('give every developer article code that runs, in a language the sample test runs', () => {
+  it('give every developer article and how-to guide code that runs, in a language the sample test runs', () => {
     for (const article of articles) {
       const runnable = runnableSamples(article.body);
-      if (article.section === 'devBlog') expect(runnable.length, article.path).toBeGreaterThan(0);
+      if (article.section === 'devBlog' || article.section === 'howTo')
+        expect(runnable.length, article.path).toBeGreaterThan(0);
       for (const code of runnable) {
         expect(RUNNABLE_LANGUAGES as readonly string[], `${article.path}:${String(code.line)}`).toContain(
           code.language,
@@ -238,12 +240,62 @@ describe('the article collections', () => {
       for (const code of codeSamples(article.body)) {
         const where = `${article.path}:${String(code.line)}`;
         for (const url of code.code.match(/\b(?:https?|wss?):\/\/[^\s'"`)]+/g) ?? []) {
-          if (url.startsWith('http://purl.org') || url.startsWith('https://schema.org')) continue;
+          // Namespace names (RSS modules, schema.org, SVG) name a vocabulary; nothing calls them.
+          if (/^(?:http:\/\/purl\.org|https:\/\/schema\.org|http:\/\/www\.w3\.org)\//.test(url)) continue;
           expect(url, where).toMatch(/^http:\/\/localhost:4322\b/);
         }
         expect(code.code, where).not.toMatch(/apikey=(?!YOUR_API_KEY)[A-Za-z0-9]{8,}/);
       }
     }
+  });
+});
+
+describe('the how-to guides', () => {
+  const guides = articles.filter((article) => article.section === 'howTo');
+  const endpointPaths = new Set(ALL_ENDPOINTS.map((endpoint) => endpoint.path));
+  const PLAN_NAMES = /\b(?:Free|Starter|Professional|Power|Commercial)\b/;
+
+  it('each say up front which plan they need and link to the reference of an endpoint they use', () => {
+    for (const guide of guides) {
+      const needs = /^## What you need$([\s\S]*?)^## /m.exec(guide.body)?.[1] ?? '';
+      expect(needs, `${guide.path} opens with "What you need" naming a plan`).toMatch(PLAN_NAMES);
+      const references = internalLinks(guide.body)
+        .filter((href) => href.startsWith('/developer/docs/stable/'))
+        .map((href) => href.replace('/developer/docs/stable/', '').split(/[?#]/)[0] ?? '');
+      expect(references.length, guide.path).toBeGreaterThan(0);
+      for (const reference of references) expect(endpointPaths.has(reference), reference).toBe(true);
+    }
+  });
+
+  it('call only endpoints that exist, with the documented address', () => {
+    const called = guides.flatMap((guide) =>
+      codeSamples(guide.body).flatMap((code) =>
+        [...code.code.matchAll(/localhost:4322\/stable\/([a-z0-9/-]+?)(?=[?"'\s`]|$)/g)].map((match) => ({
+          where: guide.path,
+          path: match[1] ?? '',
+        })),
+      ),
+    );
+    expect(called.length).toBeGreaterThan(10);
+    expect(called.filter(({ path }) => !endpointPaths.has(path))).toEqual([]);
+  });
+
+  it('list the how-to guides in their own feed, well-formed, each guide in full', () => {
+    const items: FeedArticle[] = guides.map((guide) => ({
+      ...guide,
+      authorName: authors.get(guide.data.author)?.name ?? '',
+      html: guide.body,
+    }));
+    const xml = articleFeed('howTo', items, 'https://example.org');
+    expect(() => sax.parser(true, { xmlns: true }).write(xml).close()).not.toThrow();
+    const parsed = new XMLParser().parse(xml) as {
+      rss: { channel: { title: string; link: string; item: { link: string }[] } };
+    };
+    expect(parsed.rss.channel.title).toBe('How-to guides | Tickerlake');
+    expect(parsed.rss.channel.link).toBe('https://example.org/how-to');
+    expect(parsed.rss.channel.item.map((item) => item.link).toSorted()).toEqual(
+      guides.map((guide) => `https://example.org/how-to/${guide.id}`).toSorted(),
+    );
   });
 });
 
