@@ -126,6 +126,8 @@ test.describe('the how-to guides', () => {
   for (const theme of ['light', 'dark'] as const) {
     for (const address of ['/how-to', '/how-to?tag=python', SCREENER_GUIDE, '/how-to/stream-live-prices']) {
       test(`${address} has no accessibility violations (${theme})`, async ({ page }) => {
+        // A guide is a long page of code and tables, which axe takes a while to walk on a busy machine.
+        test.slow();
         await page.addInitScript((mode) => {
           localStorage.setItem('themeMode', mode);
         }, theme);
