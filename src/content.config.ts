@@ -136,5 +136,6 @@ export const collections = {
   blog: articleCollection('blog'),
   devBlog: articleCollection('devBlog'),
   dcfBlog: articleCollection('dcfBlog'),
+  education: articleCollection('education'),
   howTo: articleCollection('howTo'),
 };

@@ -8,7 +8,7 @@ import { DOCS_BASE } from '../docs/paths.ts';
  */
 
 /** The sections, by the name of their content collection. */
-export const ARTICLE_SECTION_IDS = ['blog', 'devBlog', 'dcfBlog', 'howTo'] as const;
+export const ARTICLE_SECTION_IDS = ['blog', 'devBlog', 'dcfBlog', 'education', 'howTo'] as const;
 export type ArticleSectionId = (typeof ARTICLE_SECTION_IDS)[number];
 
 export interface ArticleSection {
@@ -58,6 +58,16 @@ export const ARTICLE_SECTIONS: Readonly<Record<ArticleSectionId, ArticleSection>
     inSentence: 'the DCF articles',
     description:
       'How a discounted cash flow model works, where it misleads, and how to choose its inputs: the discount rate, the terminal value and the cash flow it discounts.',
+  },
+  education: {
+    id: 'education',
+    folder: 'education',
+    path: '/education',
+    title: 'Education',
+    shortTitle: 'Education',
+    inSentence: 'the education section',
+    description:
+      'Lessons for investors learning to analyse a company: the three statements, the ratios, discounted cash flow, the scores and the price chart, each worked through with figures you can fetch from the API yourself.',
   },
   howTo: {
     id: 'howTo',
