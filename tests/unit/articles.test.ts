@@ -141,6 +141,7 @@ describe('the article collections', () => {
     expect(count('blog')).toBeGreaterThan(0);
     expect(count('devBlog')).toBeGreaterThan(0);
     expect(count('howTo')).toBeGreaterThanOrEqual(8);
+    expect(count('education')).toBeGreaterThanOrEqual(12);
   });
 
   it('name only authors of the authors file and related articles that exist', () => {
@@ -206,8 +207,8 @@ describe('the article collections', () => {
     expect(resolves('/discounted-cash-flow-model/NOPE')).toBe(false);
   });
 
-  it('link each DCF article to a formula page and to a company page', () => {
-    for (const article of articles.filter((a) => a.section === 'dcfBlog')) {
+  it('link each DCF article and each education lesson to a formula page and to a company page', () => {
+    for (const article of articles.filter((a) => a.section === 'dcfBlog' || a.section === 'education')) {
       const links = internalLinks(article.body);
       expect(
         links.some(
@@ -295,6 +296,87 @@ describe('the how-to guides', () => {
     expect(parsed.rss.channel.link).toBe('https://example.org/how-to');
     expect(parsed.rss.channel.item.map((item) => item.link).toSorted()).toEqual(
       guides.map((guide) => `https://example.org/how-to/${guide.id}`).toSorted(),
+describe('the education section', () => {
+  const lessons = articles.filter((article) => article.section === 'education');
+
+  /** Words of prose, outside code, as the reading time counts them. */
+  function proseWords(markdown: string): number {
+    const prose = codeSamples(markdown).reduce((text, sample) => text.replace(sample.code, ''), markdown);
+    return prose.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+  }
+
+  it('teaches each topic an investor needs, from the three statements to the price chart', () => {
+    const ids = lessons.map((lesson) => lesson.id);
+    for (const topic of [
+      'income-statement',
+      'balance-sheet',
+      'cash-flow-statement',
+      'valuation-ratios',
+      'profitability',
+      'liquidity-and-leverage',
+      'discounted-cash-flow',
+      'wacc',
+      'piotroski',
+      'owner-earnings',
+      'price-chart',
+      'dividends',
+    ]) {
+      expect(
+        ids.some((id) => id.includes(topic)),
+        topic,
+      ).toBe(true);
+    }
+  });
+
+  it('gives every lesson between 700 and 1400 words of prose', () => {
+    for (const lesson of lessons) {
+      const words = proseWords(lesson.body);
+      expect(words, lesson.path).toBeGreaterThanOrEqual(700);
+      expect(words, lesson.path).toBeLessThanOrEqual(1400);
+    }
+  });
+
+  it('works through figures of the demo data and says they are demo data', () => {
+    for (const lesson of lessons) expect(lesson.body, lesson.path).toMatch(/demo\s+data/);
+  });
+
+  it('lets a reader check most lessons with code that runs against the API', () => {
+    const withCode = lessons.filter((lesson) => runnableSamples(lesson.body).length > 0);
+    expect(withCode.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('leads each lesson to at least one other lesson, so the section reads as a course', () => {
+    for (const lesson of lessons) {
+      expect(
+        internalLinks(lesson.body).some((href) => href.startsWith('/education/')),
+        lesson.path,
+      ).toBe(true);
+    }
+  });
+
+  it('is offered as a valid RSS feed of every lesson at /education/rss.xml', () => {
+    const xml = articleFeed(
+      'education',
+      lessons.map((lesson) => ({
+        ...lesson,
+        authorName: authors.get(lesson.data.author)?.name ?? '',
+        html: '',
+      })),
+      'https://example.org',
+    );
+    expect(() => sax.parser(true, { xmlns: true }).write(xml).close()).not.toThrow();
+    const parsed = new XMLParser({ ignoreAttributes: false }).parse(xml) as {
+      rss: {
+        channel: { title: string; link: string; 'atom:link': { '@_href': string }; item: { link: string }[] };
+      };
+    };
+    const { channel } = parsed.rss;
+    expect(feedPath('education')).toBe('/education/rss.xml');
+    expect(channel.title).toBe('Education | Tickerlake');
+    expect(channel.link).toBe('https://example.org/education');
+    expect(channel['atom:link']['@_href']).toBe('https://example.org/education/rss.xml');
+    expect(channel.item.map((item) => item.link).toSorted()).toEqual(
+      lessons.map((lesson) => `https://example.org/education/${lesson.id}`).toSorted(),
     );
   });
 });
