@@ -83,6 +83,11 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
     targets: CONTENT_PAGE_TARGETS,
     pages: [{ path: '/datasets/market-data-historic' }],
   },
+  {
+    type: 'education article',
+    targets: CONTENT_PAGE_TARGETS,
+    pages: [{ path: '/education/discounted-cash-flow-step-by-step' }],
+  },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {

@@ -52,6 +52,7 @@ const MORE_LINKS: readonly DocsNavLink[] = [
   { href: `${DOCS_BASE}/changelog/`, label: 'Changelog' },
   { href: `${DOCS_BASE}/blog`, label: 'Developer blog' },
   { href: '/how-to', label: 'How-to guides' },
+  { href: '/education', label: 'Education' },
   { href: `${DOCS_BASE}/cycle-times-stable/`, label: 'Cycle times' },
   { href: `${DOCS_BASE}/status/`, label: 'Status' },
   { href: '/faqs', label: 'FAQs' },
