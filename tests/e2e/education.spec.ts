@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { PAGE_TITLES } from '../../src/lib/symbol-routes.ts';
+import { openPage } from './fixtures.ts';
 
 /*
  * The education section as an investor uses it: the index lists the lessons, a lesson leads to the
@@ -16,7 +17,7 @@ async function violations(page: Page): Promise<string[]> {
 }
 
 test('an education article links to a formula page and a symbol page that open', async ({ page }) => {
-  await page.goto('/education');
+  await openPage(page, '/education');
   await expect(page.getByRole('heading', { level: 1, name: 'Education' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Follow with RSS' })).toHaveAttribute(
     'href',
@@ -24,7 +25,7 @@ test('an education article links to a formula page and a symbol page that open',
   );
 
   await page.getByRole('link', { name: 'Discounted cash flow, step by step' }).click();
-  await expect(page).toHaveURL(LESSON);
+  await expect(page).toHaveURL(LESSON, { timeout: 15_000 });
   await expect(
     page.getByRole('heading', { level: 1, name: 'Discounted cash flow, step by step' }),
   ).toBeVisible();
@@ -32,16 +33,16 @@ test('an education article links to a formula page and a symbol page that open',
 
   const article = page.getByRole('article');
   await article.getByRole('link', { name: 'DCF formula', exact: true }).click();
-  await expect(page).toHaveURL('/developer/docs/dcf-formula');
+  await expect(page).toHaveURL('/developer/docs/dcf-formula', { timeout: 15_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'DCF formula' })).toBeVisible();
 
   await page.goBack();
-  await expect(page).toHaveURL(LESSON);
+  await expect(page).toHaveURL(LESSON, { timeout: 15_000 });
   await page
     .getByRole('article')
     .getByRole('link', { name: 'discounted cash flow page', exact: true })
     .click();
-  await expect(page).toHaveURL('/discounted-cash-flow-model/AAPL');
+  await expect(page).toHaveURL('/discounted-cash-flow-model/AAPL', { timeout: 15_000 });
   await expect(page.getByRole('heading', { level: 1 })).toContainText('(AAPL)');
   await expect(
     page.getByRole('heading', { level: 2, name: PAGE_TITLES['discounted-cash-flow-model'], exact: true }),
@@ -52,6 +53,8 @@ for (const theme of ['light', 'dark'] as const) {
   test(`the education index and a lesson have no accessibility violations and fit a phone (${theme})`, async ({
     page,
   }) => {
+    // Eight pages checked with axe: two widths, two pages.
+    test.setTimeout(120_000);
     await page.addInitScript((mode) => {
       localStorage.setItem('themeMode', mode);
     }, theme);
