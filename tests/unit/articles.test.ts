@@ -296,6 +296,10 @@ describe('the how-to guides', () => {
     expect(parsed.rss.channel.link).toBe('https://example.org/how-to');
     expect(parsed.rss.channel.item.map((item) => item.link).toSorted()).toEqual(
       guides.map((guide) => `https://example.org/how-to/${guide.id}`).toSorted(),
+    );
+  });
+});
+
 describe('the education section', () => {
   const lessons = articles.filter((article) => article.section === 'education');
 
