@@ -15,7 +15,6 @@ import {
   remarkPublishedSiteUrl,
 } from './src/server/docs/markdown-plugins.ts';
 import { inlineScriptHashes, inlineStyleHashes } from './src/server/app/inline-hashes.ts';
-import { MARKET_PAGES } from './src/lib/market-pages.ts';
 import { DATASETS, datasetPath } from './src/lib/routes.ts';
 
 const port = Number(process.env.PORT ?? 4321);
@@ -58,13 +57,9 @@ export default defineConfig({
     mdx({ extendMarkdownConfig: false, syntaxHighlight: false }),
     // The site's pages, for search engines (sitemap-index.xml; the build copies it to sitemap.xml).
     sitemap({
-      // Pages rendered per request (the dataset pages, the market pages, the market news), which the
-      // sitemap cannot list itself.
-      customPages: [
-        ...DATASETS.map((dataset) => datasetPath(dataset.id)),
-        ...MARKET_PAGES.map((page) => page.path),
-        '/market-news',
-      ].map((path) => new URL(path, site).href),
+      // The dataset pages are rendered per request from one dynamic route, which the sitemap cannot list
+      // itself (pages without parameters, such as the market pages, it lists).
+      customPages: DATASETS.map((dataset) => new URL(datasetPath(dataset.id), site).href),
       filter: (page) => {
         const path = new URL(page).pathname;
         return !/\.(md|txt|xml)$/.test(path) && !NOT_IN_SITEMAP.some((prefix) => path.startsWith(prefix));
