@@ -88,6 +88,14 @@ export const PAGE_SPEED_TARGETS: readonly PageSpeedPageType[] = [
     targets: CONTENT_PAGE_TARGETS,
     pages: [{ path: '/education/discounted-cash-flow-step-by-step' }],
   },
+  {
+    type: 'how-to guide',
+    targets: CONTENT_PAGE_TARGETS,
+    pages: [{ path: '/how-to/build-a-stock-screener-in-python' }],
+  },
+  { type: 'market page', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/top-stock-gainers' }] },
+  { type: 'market news', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/market-news' }] },
+  { type: 'company page', targets: CONTENT_PAGE_TARGETS, pages: [{ path: '/careers' }] },
   { type: 'sign-in', targets: { performance: 98 }, pages: [{ path: '/login' }] },
   { type: 'sign-up', targets: { performance: 98 }, pages: [{ path: '/register' }] },
   {
