@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,8 +45,11 @@ describe('stopping a server', () => {
   it('lets a request in flight finish and send its answer, then refuses new connections', async () => {
     const { server, port } = await slowServer(300);
     servers.push(server);
+    // The stop begins once the server has the request (a connection still waiting for its request
+    // is idle, and is closed at once).
+    const received = once(server, 'request');
     const inFlight = get(port);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await received;
     const stopped = closeServer(server);
     expect(await inFlight).toEqual({ status: 200, body: 'finished' });
     await stopped;
@@ -55,8 +59,11 @@ describe('stopping a server', () => {
   it('drops a request that outlives the grace period instead of hanging', async () => {
     const { server, port } = await slowServer('never');
     servers.push(server);
+    // The stop begins once the server has the request (a connection still waiting for its request
+    // is idle, and is closed at once).
+    const received = once(server, 'request');
     const inFlight = get(port);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await received;
     const started = Date.now();
     await closeServer(server, 200);
     expect(Date.now() - started).toBeLessThan(5_000);
