@@ -20,8 +20,7 @@ for (const [from, to] of Object.entries(ROUTE_REDIRECTS)) {
 }
 // Symbol pages, the market pages, the market news and the dataset pages are rendered from the database
 // on every request; a popular one is rendered once per half minute instead (or as often as its own
-// max-age asks). Not in development,
-// where an edited component must show at once.
+// max-age asks). Not in development, where an edited component must show at once.
 if (!import.meta.env.DEV) {
   app.use(
     pageCache({

@@ -93,9 +93,7 @@ describe('a market news article', () => {
       true,
     );
     expect(article?.moreHref).toBe('/market-news?symbol=AAPL');
-    expect(await loadNewsArticle({ db: h.db, directory }, '00000000-0000-4000-8000-000000000000')).toBe(
-      undefined,
-    );
-    expect(await loadNewsArticle({ db: h.db, directory }, 'not-an-id')).toBeUndefined();
+    expect(await loadNewsArticle({ db: h.db, directory }, '00000000-0000-4000-8000-000000000000')).toBeNull();
+    expect(await loadNewsArticle({ db: h.db, directory }, 'not-an-id')).toBeNull();
   });
 });

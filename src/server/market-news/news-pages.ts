@@ -4,16 +4,11 @@
  * and one article with its symbol linked and the other news about it.
  */
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import {
-  MARKET_NEWS_PAGE_SIZE,
-  MARKET_NEWS_TYPES,
-  marketNewsPath,
-  type MarketNewsType,
-} from '../../lib/market-news.ts';
+import { MARKET_NEWS_PAGE_SIZE, marketNewsPath } from '../../lib/market-news.ts';
 import { overviewPage, symbolKind, symbolPath } from '../../lib/symbol-routes.ts';
 import { formatTextPost } from '../../lib/text-post.ts';
 import type { Db } from '../db/client.ts';
-import { news } from '../db/schema.ts';
+import { news, NEWS_CATEGORIES, type NewsCategory } from '../db/schema.ts';
 import type { SymbolDirectory } from '../services/market-data/directory.ts';
 
 /** A symbol an article is about, linked to its page when the directory knows it. */
@@ -28,7 +23,7 @@ export interface NewsItemView {
   id: string;
   href: string;
   title: string;
-  type: MarketNewsType;
+  type: NewsCategory;
   /** ISO timestamp (UTC) and the same moment for people. */
   published: { iso: string; text: string };
   publisher: string;
@@ -39,7 +34,7 @@ export interface NewsItemView {
 
 /** The list page's view: the filters asked for, the page of articles and the links to the others. */
 export interface NewsListView {
-  type: MarketNewsType | null;
+  type: NewsCategory | null;
   symbol: string | null;
   /** The symbol filter names a symbol the directory does not know. */
   unknownSymbol: boolean;
@@ -65,7 +60,7 @@ export interface NewsArticleView extends NewsItemView {
   demo: boolean;
 }
 
-const TYPE_LABELS: Readonly<Record<MarketNewsType, string>> = {
+const TYPE_LABELS: Readonly<Record<NewsCategory, string>> = {
   stock: 'Stocks',
   crypto: 'Crypto',
   forex: 'Forex',
@@ -117,7 +112,7 @@ function itemView(directory: SymbolDirectory, row: typeof news.$inferSelect): Ne
 
 /** The list's address with some filters and a page. */
 export function newsListHref(filters: {
-  type?: MarketNewsType | null;
+  type?: NewsCategory | null;
   symbol?: string | null;
   page?: number;
 }): string {
@@ -129,8 +124,8 @@ export function newsListHref(filters: {
   return search === '' ? '/market-news' : `/market-news?${search}`;
 }
 
-function isNewsType(value: string | null): value is MarketNewsType {
-  return value !== null && (MARKET_NEWS_TYPES as readonly string[]).includes(value);
+function isNewsType(value: string | null): value is NewsCategory {
+  return value !== null && (NEWS_CATEGORIES as readonly string[]).includes(value);
 }
 
 /** What the list page starts from. */
@@ -175,7 +170,7 @@ export async function loadNewsList({ db, directory, params }: NewsPageContext): 
     items: rows.map((row) => itemView(directory, row)),
     typeLinks: [
       { label: 'All', href: newsListHref({ symbol }), current: type === null },
-      ...MARKET_NEWS_TYPES.map((option) => ({
+      ...NEWS_CATEGORIES.map((option) => ({
         label: TYPE_LABELS[option],
         href: newsListHref({ type: option, symbol }),
         current: type === option,
@@ -189,14 +184,14 @@ export async function loadNewsList({ db, directory, params }: NewsPageContext): 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** One article with the latest other news about its symbol (or of its type); undefined when there is none. */
+/** One article with the latest other news about its symbol (or of its type); null when there is none. */
 export async function loadNewsArticle(
   { db, directory }: Omit<NewsPageContext, 'params'>,
   id: string,
-): Promise<NewsArticleView | undefined> {
-  if (!UUID.test(id)) return undefined;
+): Promise<NewsArticleView | null> {
+  if (!UUID.test(id)) return null;
   const [row] = await db.select().from(news).where(eq(news.id, id.toLowerCase())).limit(1);
-  if (row === undefined) return undefined;
+  if (row === undefined) return null;
   const related = await db
     .select()
     .from(news)
