@@ -610,6 +610,24 @@ describe('notes, pay and mergers', () => {
       expect(row.transactionDate <= (company?.delistedDate ?? '')).toBe(true);
     }
   });
+
+  it('gives every target company a CIK of its own, held by no listed company', async () => {
+    const mergers = await rows<{ targetedCompanyName: string; targetedCik: string }>(
+      'mergers-acquisitions-latest',
+      { limit: '1000' },
+      professionalKey,
+    );
+    const listed = new Set(
+      (await h.db.select({ cik: companyProfiles.cik }).from(companyProfiles)).map((row) => row.cik),
+    );
+    const names = new Map<string, string>();
+    for (const row of mergers) {
+      expect(listed.has(row.targetedCik), row.targetedCik).toBe(false);
+      const other = names.get(row.targetedCik);
+      if (other !== undefined) expect(row.targetedCompanyName).toBe(other);
+      names.set(row.targetedCik, row.targetedCompanyName);
+    }
+  });
 });
 
 describe('share classes', () => {

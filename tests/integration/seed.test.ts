@@ -205,6 +205,35 @@ describe.each(databaseTargets())('the demo data set on $name', (target) => {
     expect(rowsOf(minute)[0]?.n).toBe(0);
   });
 
+  it('trades on its own exchange’s days: no bar on a holiday, one on a shortened day', async () => {
+    const datesOf = async (symbol: string): Promise<Set<string>> =>
+      new Set(
+        (
+          await db()
+            .select({ date: dailyPrices.date })
+            .from(dailyPrices)
+            .where(eq(dailyPrices.symbol, symbol))
+        ).map((row) => row.date),
+      );
+    const apple = await datesOf('AAPL');
+    // Thanksgiving and Good Friday close New York; the day after Thanksgiving closes early at 13:00.
+    expect(apple.has('2025-11-27')).toBe(false);
+    expect(apple.has('2026-04-03')).toBe(false);
+    expect(apple.has('2025-11-28')).toBe(true);
+    const [london] = await db()
+      .select({ symbol: securities.symbol })
+      .from(securities)
+      .where(eq(securities.exchange, 'LSE'))
+      .limit(1);
+    expect(london, 'a London listing in the demo data').toBeDefined();
+    const londonDays = await datesOf(london?.symbol ?? '');
+    // Easter Monday closes London but not New York; the Fourth of July (a Saturday, kept on Friday 3 July) closes New York only.
+    expect(londonDays.has('2026-04-06')).toBe(false);
+    expect(apple.has('2026-04-06')).toBe(true);
+    expect(londonDays.has('2026-07-03')).toBe(true);
+    expect(apple.has('2026-07-03')).toBe(false);
+  });
+
   it('ends each day of minute bars at the daily close, touching the day high and low', async () => {
     const result = await db().execute(sql`
       select m.symbol, m.time::date as day, max(m.high) as hi, min(m.low) as lo,

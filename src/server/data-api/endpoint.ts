@@ -75,7 +75,7 @@ export const SESSION_CLOSE_CADENCE: UpdateCadence = {
  */
 export const LIVE_QUOTE_CADENCE: UpdateCadence = {
   frequency: 'real-time',
-  when: 'Real time during each market’s session (demo: simulated around the stored daily bars), the latest close outside it: 09:30–16:00 New York time on US trading days (to 13:00 on early closes), each exchange’s own hours elsewhere, around the clock for crypto, Sunday 17:00 to Friday 17:00 New York time for forex.',
+  when: 'Real time during each market’s session (demo: simulated around the stored daily bars), the latest close outside it: 09:30–16:00 New York time on US trading days (to 13:00 on early closes) for US listings, indexes and commodities, each exchange’s own hours elsewhere, around the clock for crypto, Sunday 17:00 to Friday 17:00 New York time for forex.',
 };
 
 /** The symbol directory (lists, search): new listings and delistings are taken in once a day. */

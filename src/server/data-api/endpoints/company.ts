@@ -134,7 +134,7 @@ export const companyEndpoints: EndpointDefinition[] = [
     row: z.object({
       symbol: z.string().describe('Ticker symbol of the peer'),
       companyName: z.string().describe('Company name of the peer'),
-      price: z.number().describe('Latest price of the peer'),
+      price: z.number().describe('Latest close of the peer (end of day: the quote moves during the session)'),
       mktCap: z.number().describe('Market capitalisation of the peer: price times shares outstanding'),
     }),
     maxAge: 3600,

@@ -64,7 +64,7 @@ function ttmStatementEndpoint(type: StatementType): EndpointDefinition {
 /** Valued at the latest close from the latest TTM: both move these figures. */
 const TTM_VALUED: UpdateCadence = {
   frequency: 'end-of-day',
-  when: 'After each US session’s close (the latest price), and with each new quarterly report.',
+  when: 'After each session’s close (the latest close, not the live quote), and with each new quarterly report.',
 };
 
 /**

@@ -10,8 +10,8 @@ import { marketCap } from './quotes.ts';
 /**
  * The company screener: stocks, ETFs and funds filtered on their latest daily bar (price, volume, market
  * capitalisation), the trailing year's dividends, beta and their listing facts, all in one SQL statement
- * so that only the matching rows leave the database. Prices are the quotes' own: the latest close on or
- * before the day, divided by the later split ratios, rounded to four decimals.
+ * so that only the matching rows leave the database. Prices are end of day, as the endpoint says: the latest
+ * close on or before the day (not the live quote), divided by the later split ratios, rounded to four decimals.
  */
 
 export interface ScreenerFilters {

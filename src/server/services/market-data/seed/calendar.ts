@@ -4,6 +4,7 @@
  */
 
 import { DAY_MS, isoDay } from '../../../../lib/iso-date.ts';
+import { exchangeHours, holidayOn } from '../market-hours.ts';
 
 /** Day number of an ISO date (YYYY-MM-DD). */
 export function toDay(iso: string): number {
@@ -64,29 +65,68 @@ export function addMonths(day: number, months: number): number {
   return Math.min(dayOf(year, month, dayOfMonth(day)), monthEnd(year, month));
 }
 
-/** Exchanges trade on weekdays; crypto markets every day; forex on weekdays including exchange holidays. */
-export type TradingCalendar = 'exchange' | 'crypto' | 'forex';
+/**
+ * The grid of days a series is drawn on: `exchange` is New York's grid (US listings, funds, indexes and
+ * commodities: weekdays but New Year's Day, Independence Day and Christmas), `exchange:<code>` another stock
+ * exchange's (weekdays but its own holidays), `crypto` every day and `forex` every weekday. New York's grid
+ * predates the exchange calendar and is kept so that the demo world (paths, statements, every figure the
+ * documentation quotes) stays as it is; the days New York's calendar closes besides those three are dropped
+ * from the stored series afterwards (`isSessionDay`, `withoutClosedDays` in prices.ts).
+ */
+export type TradingCalendar = 'exchange' | 'crypto' | 'forex' | `exchange:${string}`;
 
-const holidayCache = new Map<number, boolean>();
+/** The calendar of a stock exchange: its own when it has one outside New York, else New York's. */
+export function exchangeTradingCalendar(exchange: string): TradingCalendar {
+  const hours = exchangeHours(exchange);
+  if (hours === undefined || hours.timeZone === 'America/New_York') return 'exchange';
+  return `exchange:${hours.exchange}`;
+}
 
-/** Fixed holidays on which every exchange is closed (a simplification of each exchange's own calendar). */
+const fixedHolidayCache = new Map<number, boolean>();
+
+/** New York's grid's holidays: New Year's Day, Independence Day and Christmas Day on a weekday. */
 function isFixedHoliday(day: number): boolean {
-  let holiday = holidayCache.get(day);
+  let holiday = fixedHolidayCache.get(day);
   if (holiday === undefined) {
     const date = new Date(day * DAY_MS);
     const m = date.getUTCMonth() + 1;
     const d = date.getUTCDate();
     holiday = (m === 1 && d === 1) || (m === 7 && d === 4) || (m === 12 && d === 25);
-    holidayCache.set(day, holiday);
+    fixedHolidayCache.set(day, holiday);
   }
   return holiday;
 }
 
+const holidayCache = new Map<string, boolean>();
+
+/** Whether an exchange is closed all day on a date (a shortened session still trades). */
+function isExchangeHoliday(day: number, code: string): boolean {
+  const key = `${code}|${day}`;
+  let holiday = holidayCache.get(key);
+  if (holiday === undefined) {
+    holiday = holidayOn(code, fromDay(day))?.closed === true;
+    holidayCache.set(key, holiday);
+  }
+  return holiday;
+}
+
+/** Whether a day is on a calendar's grid (see TradingCalendar). */
 export function isTradingDay(day: number, calendar: TradingCalendar): boolean {
   if (calendar === 'crypto') return true;
   const w = weekday(day);
   if (w === 0 || w === 6) return false;
-  return calendar === 'forex' || !isFixedHoliday(day);
+  if (calendar === 'forex') return true;
+  if (calendar === 'exchange') return !isFixedHoliday(day);
+  return !isExchangeHoliday(day, calendar.slice('exchange:'.length));
+}
+
+/**
+ * Whether the market of a calendar held a session on a day: the grid without the exchange's full-day
+ * holidays (Thanksgiving, Good Friday, …), as the market hours endpoints list them.
+ */
+export function isSessionDay(day: number, calendar: TradingCalendar): boolean {
+  if (!isTradingDay(day, calendar)) return false;
+  return calendar !== 'exchange' || !isExchangeHoliday(day, 'NYSE');
 }
 
 const calendarCache = new Map<TradingCalendar, number[]>();

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableName, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableName, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client.ts';
 import {
@@ -122,6 +122,15 @@ async function readStocks(db: Db): Promise<StockFacts[]> {
   return rows;
 }
 
+/** Every CIK a stored profile holds (stocks, funds and trusts alike). */
+async function readCiks(db: Db): Promise<Set<string>> {
+  const rows = await db
+    .select({ cik: companyProfiles.cik })
+    .from(companyProfiles)
+    .where(ne(companyProfiles.cik, ''));
+  return new Set(rows.map((row) => row.cik));
+}
+
 /** The stored annual (FY) reports of every company, oldest first per symbol. */
 async function readAnnualFilings(db: Db): Promise<Map<string, AnnualFiling[]>> {
   const rows = await db
@@ -163,8 +172,15 @@ function businessDay(day: number): number {
   return wd === 0 ? day - 2 : wd === 6 ? day - 1 : day;
 }
 
-function freshCik(random: Random): string {
-  return String(random.int(1_000_000, 2_099_999)).padStart(10, '0');
+/**
+ * A CIK no other filer of the demo world holds (listed companies, funds, delisted companies and private
+ * targets draw from one range), so `search-cik` and the mergers list never name two companies for one CIK.
+ */
+function freshCik(random: Random, takenCiks: Set<string>): string {
+  let cik = String(random.int(1_000_000, 2_099_999)).padStart(10, '0');
+  while (takenCiks.has(cik)) cik = String(random.int(1_000_000, 2_099_999)).padStart(10, '0');
+  takenCiks.add(cik);
+  return cik;
 }
 
 /** A wall-clock time of day on a date, "YYYY-MM-DD HH:MM:SS". */
@@ -317,7 +333,13 @@ interface Delisting {
 }
 
 /** Companies that left the exchanges, some of them bought by a listed company (see pushMergers). */
-function delistings(seed: number, scale: Scale, asOfDay: number, taken: Set<string>): Delisting[] {
+function delistings(
+  seed: number,
+  scale: Scale,
+  asOfDay: number,
+  taken: Set<string>,
+  takenCiks: Set<string>,
+): Delisting[] {
   const random = createRandom(seed, 'delisted');
   const count = scale === 'test' ? 40 : 3000;
   const rows: Delisting[] = [];
@@ -332,7 +354,7 @@ function delistings(seed: number, scale: Scale, asOfDay: number, taken: Set<stri
         ['NYSE', 4],
         ['AMEX', 1],
       ] as const),
-      cik: freshCik(random),
+      cik: freshCik(random, takenCiks),
       ipoDay,
       delistedDay,
     });
@@ -377,6 +399,7 @@ function pushMergers(
   stocks: readonly StockFacts[],
   gone: readonly Delisting[],
   asOfDay: number,
+  takenCiks: Set<string>,
 ): void {
   const buyers = stocks.filter((stock) => stock.cik !== '');
   if (buyers.length === 0) return;
@@ -406,7 +429,7 @@ function pushMergers(
     push(
       {
         name: companyName(random).replace(/ (Inc\.|Corp\.|Corporation|Co\.)$/, ' LLC'),
-        cik: freshCik(random),
+        cik: freshCik(random, takenCiks),
         symbol: '',
       },
       day,
@@ -558,7 +581,8 @@ export async function seedCompanyFacts(
     pushCompensation(out.pay, seed, stock, annual, executives.get(stock.symbol) ?? []);
   }
   pushSymbolChanges(out.changes, seed, stocks, asOfDay, taken, familiar);
-  const gone = delistings(seed, scale, asOfDay, taken);
+  const takenCiks = await readCiks(db);
+  const gone = delistings(seed, scale, asOfDay, taken, takenCiks);
   for (const company of gone) {
     out.delisted.push([
       company.symbol,
@@ -568,7 +592,7 @@ export async function seedCompanyFacts(
       company.delistedDay,
     ] satisfies Cell[]);
   }
-  pushMergers(out.mergers, seed, stocks, gone, asOfDay);
+  pushMergers(out.mergers, seed, stocks, gone, asOfDay, takenCiks);
 
   const counts: Record<string, number> = {};
   await db.transaction(async (tx) => {

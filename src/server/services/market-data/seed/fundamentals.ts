@@ -218,19 +218,20 @@ interface CompanyModel {
 
 function companyModel(spec: SecuritySpec, f: FundamentalsSpec, series: SymbolSeries): CompanyModel {
   const sharesAnchor = spec.sharesOutstanding ?? 1e8;
-  const firstDay = series.days[0] ?? 0;
-  const firstClose = series.anchorClose[0] ?? 1;
+  const { grid } = series;
+  const firstDay = grid.days[0] ?? 0;
+  const firstClose = grid.anchorClose[0] ?? 1;
   const splitFactorAt = (day: number): number => {
-    if (day < firstDay) return series.splitFactor[0] ?? 1;
-    return series.splitFactor[Math.max(0, lastIndexAtOrBefore(series.days, day))] ?? 1;
+    if (day < firstDay) return grid.splitFactor[0] ?? 1;
+    return grid.splitFactor[Math.max(0, lastIndexAtOrBefore(grid.days, day))] ?? 1;
   };
   const rawPriceAt = (day: number): number => {
     if (day < firstDay)
       return (
         firstClose * Math.exp((-Math.max(f.growth, 0.03) * (firstDay - day)) / 365.25) * splitFactorAt(day)
       );
-    const index = Math.max(0, lastIndexAtOrBefore(series.days, day));
-    return series.close[index] ?? firstClose;
+    const index = Math.max(0, lastIndexAtOrBefore(grid.days, day));
+    return grid.close[index] ?? firstClose;
   };
   return {
     spec,

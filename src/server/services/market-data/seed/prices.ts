@@ -1,11 +1,13 @@
 import {
   addWeekdays,
   dayOf,
+  isSessionDay,
   lastIndexAtOrBefore,
   nextTradingDay,
   toDay,
   tradingDays,
   yearOf,
+  type TradingCalendar,
 } from './calendar.ts';
 import type { TreasuryCurve } from './economy.ts';
 import { createRandom, round } from './random.ts';
@@ -183,6 +185,11 @@ export interface SymbolSeries {
   splitFactor: Float64Array;
   /** Typical daily log-price volatility. */
   dailyVol: number;
+  /**
+   * The series as drawn on its calendar's grid, before the days its market was closed are dropped. Company
+   * statements are priced on it, so that they do not move when the exchange calendar gains a holiday.
+   */
+  grid: Pick<SymbolSeries, 'days' | 'close' | 'anchorClose' | 'splitFactor'>;
 }
 
 /** Decimals a price is published with, by its size. */
@@ -415,22 +422,30 @@ export function generateSeries(spec: SecuritySpec, ctx: SeriesContext): SymbolSe
     volume[i] = volumeBase > 0 ? Math.max(1, Math.round(v / f)) : 0;
   }
 
-  const asOfIndex = lastIndexAtOrBefore(days, asOfDay);
-  const splits = allSplits.filter((s) => s.day <= asOfDay);
-  const dividends = generatedDividends(seed, spec, days, anchorClose, splitFactorAt, asOfDay);
+  // Drawn on the calendar's grid; stored without the days its market was closed (see TradingCalendar).
+  const kept = withoutClosedDays(spec.calendar, {
+    days,
+    bars: { open, high, low, close, volume, anchorClose, splitFactor },
+    splits: allSplits,
+    dividends: generatedDividends(seed, spec, days, anchorClose, splitFactorAt, asOfDay),
+  });
+  const asOfIndex = lastIndexAtOrBefore(kept.days, asOfDay);
+  const splits = kept.splits.filter((s) => s.day <= asOfDay);
+  const { dividends } = kept;
 
   // Back-adjusted close: splits and dividends up to the "as of" date, standard multiplicative factors.
-  const adjClose = new Float64Array(n);
+  const adjClose = new Float64Array(kept.days.length);
   {
+    const closes = kept.bars.close;
     let multiplier = 1;
     let s = splits.length - 1;
     const paid = dividends.filter((dv) => dv.day <= asOfDay);
     let dv = paid.length - 1;
     for (let i = asOfIndex; i >= 0; i -= 1) {
-      const c = close[i] ?? 0;
+      const c = closes[i] ?? 0;
       adjClose[i] = round(c * multiplier, Math.min(10, priceDecimals(spec, c) + 4));
       // Events effective on day i (after the previous trading day) scale every earlier day.
-      const previousDay = i > 0 ? (days[i - 1] ?? 0) : -Infinity;
+      const previousDay = i > 0 ? (kept.days[i - 1] ?? 0) : -Infinity;
       while (s >= 0 && (splits[s]?.day ?? 0) > previousDay) {
         const split = splits[s];
         if (split) multiplier *= split.denominator / split.numerator;
@@ -438,7 +453,7 @@ export function generateSeries(spec: SecuritySpec, ctx: SeriesContext): SymbolSe
       }
       while (dv >= 0 && (paid[dv]?.day ?? 0) > previousDay) {
         const event = paid[dv];
-        const before = close[i - 1];
+        const before = closes[i - 1];
         if (event && before !== undefined && before > 0) multiplier *= 1 - event.dividend / before;
         dv -= 1;
       }
@@ -447,19 +462,72 @@ export function generateSeries(spec: SecuritySpec, ctx: SeriesContext): SymbolSe
 
   return {
     spec,
-    days,
+    days: kept.days,
     asOfIndex,
-    open,
-    high,
-    low,
-    close,
+    ...kept.bars,
     adjClose,
-    volume,
-    anchorClose,
     splits,
     dividends,
-    splitFactor,
     dailyVol,
+    grid: { days, close, anchorClose, splitFactor },
+  };
+}
+
+/** The per-day arrays of a series, index for index with its days. */
+interface SeriesBars {
+  open: Float64Array;
+  high: Float64Array;
+  low: Float64Array;
+  close: Float64Array;
+  volume: Float64Array;
+  anchorClose: Float64Array;
+  splitFactor: Float64Array;
+}
+
+interface DrawnSeries {
+  days: number[];
+  bars: SeriesBars;
+  splits: SplitEvent[];
+  dividends: DividendEvent[];
+}
+
+/**
+ * A series drawn on its calendar's grid without the days its market held no session. The moves of a dropped
+ * day carry into the next session (its open gaps from the last stored close), and a split or an ex-dividend
+ * date on a dropped day takes effect at the next session, as an exchange moves it.
+ */
+function withoutClosedDays(calendar: TradingCalendar, drawn: DrawnSeries): DrawnSeries {
+  const keep: number[] = [];
+  drawn.days.forEach((day, i) => {
+    if (isSessionDay(day, calendar)) keep.push(i);
+  });
+  if (keep.length === drawn.days.length) return drawn;
+  const pick = (values: Float64Array): Float64Array => Float64Array.from(keep, (i) => values[i] ?? 0);
+  const { bars } = drawn;
+  const nextSession = (day: number): number => {
+    let d = day;
+    while (!isSessionDay(d, calendar)) d += 1;
+    return d;
+  };
+  return {
+    days: keep.map((i) => drawn.days[i] ?? 0),
+    bars: {
+      open: pick(bars.open),
+      high: pick(bars.high),
+      low: pick(bars.low),
+      close: pick(bars.close),
+      volume: pick(bars.volume),
+      anchorClose: pick(bars.anchorClose),
+      splitFactor: pick(bars.splitFactor),
+    },
+    splits: drawn.splits.map((split) => ({ ...split, day: nextSession(split.day) })),
+    dividends: drawn.dividends.map((event) => {
+      const day = nextSession(event.day);
+      if (day === event.day) return event;
+      // The record date follows the ex-date as the dividend generator sets it (T+1 settlement from 2024-05-28).
+      const recordDay = day >= toDay('2024-05-28') ? day : addWeekdays(day, 1);
+      return { ...event, day, recordDay: Math.max(recordDay, event.recordDay) };
+    }),
   };
 }
 

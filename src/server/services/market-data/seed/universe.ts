@@ -1,5 +1,5 @@
 import type { AssetType } from '../../../db/market-schema.ts';
-import { dayOf, fromDay, toDay, type TradingCalendar } from './calendar.ts';
+import { dayOf, exchangeTradingCalendar, fromDay, toDay, type TradingCalendar } from './calendar.ts';
 import { NAME_PREFIXES } from './names.ts';
 import { createRandom, round, type Random } from './random.ts';
 import { SECTORS, type SectorProfile } from './sectors.ts';
@@ -332,7 +332,7 @@ function generatedStocks(seed: number, used: Set<string>): SecuritySpec[] {
         details: {},
         familiar: false,
         tier: 'tail',
-        calendar: 'exchange',
+        calendar: exchangeTradingCalendar(ex.code),
         startDay: TAIL_EPOCH_DAY,
         knots: [],
         vol: sector.vol * random.range(0.8, 1.25),
@@ -406,7 +406,7 @@ function familiarStockSpec(f: FamiliarStock): SecuritySpec {
     details: {},
     familiar: true,
     tier: 'core',
-    calendar: 'exchange',
+    calendar: exchangeTradingCalendar(f.exchange),
     startDay,
     knots: knotList(Math.max(startDay, toDay(firstIso)), firstPrice, f.knots.slice(1), anchor),
     vol: f.vol,
