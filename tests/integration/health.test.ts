@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { accountsApp } from '../../src/server/app/accounts-app.ts';
+import { resetServingState, setServingState } from '../../src/server/app/lifecycle.ts';
 import { closeDatabase, getDatabase } from '../../src/server/db/client.ts';
 import { sharedDataApi } from '../../src/server/data-api/app.ts';
 import {
@@ -36,6 +37,26 @@ describe('site health', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok', checks: { database: 'ok', identity: 'ok' } });
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('is not ready while the instance starts or drains, whatever its dependencies say', async () => {
+    await getDatabase();
+    try {
+      setServingState('starting');
+      const starting = await accountsApp.request('/readyz');
+      expect(starting.status).toBe(503);
+      expect(((await starting.json()) as { reason: string }).reason).toContain('starting');
+      setServingState('serving');
+      expect((await accountsApp.request('/readyz')).status).toBe(200);
+      setServingState('draining');
+      setServingState('serving');
+      const draining = await accountsApp.request('/readyz');
+      expect(draining.status).toBe(503);
+      expect(((await draining.json()) as { reason: string }).reason).toContain('draining');
+      expect((await accountsApp.request('/livez')).status).toBe(200);
+    } finally {
+      resetServingState();
+    }
   });
 
   it('answers 503 naming the identity provider when it is unreachable', async () => {

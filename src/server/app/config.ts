@@ -120,6 +120,51 @@ export function browserDataApiOrigins(env?: Environment): string[] {
   return [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
 }
 
+/** The server a separately started instance runs (`npm run serve:site`, `npm run serve:data-api`). */
+export type InstanceRole = 'site' | 'data-api';
+
+/**
+ * Why this environment cannot run one instance beside others, or undefined when it can: instances share
+ * one PostgreSQL database (the embedded PGlite serves a single process) and one identity provider (a demo
+ * project's Auth emulator must be started once, apart, and named by every instance).
+ */
+export function instanceRefusal(role: InstanceRole, given?: Environment): string | undefined {
+  const config = readConfig(given);
+  if (config.databaseUrl === undefined) {
+    return `npm run serve:${role} runs one instance beside others and needs a shared PostgreSQL database: set DATABASE_URL (then run npm run db:migrate and npm run db:seed once). The embedded PGlite database serves a single process; npm start runs the site and the data API together on it.`;
+  }
+  if (config.firebaseProjectId.startsWith('demo-') && config.authEmulatorHost === undefined) {
+    return `npm run serve:${role} with the demo project "${config.firebaseProjectId}" needs the Auth emulator every instance shares: set FIREBASE_AUTH_EMULATOR_HOST (host:port), or FIREBASE_PROJECT_ID to a real Firebase project.`;
+  }
+  return undefined;
+}
+
+/**
+ * Where a site instance reaches the data API for its status probes: DATA_API_INTERNAL_URL (the data API's
+ * instances or their balancer, as seen from the site's network), else the data API's port on this machine.
+ */
+export function internalDataApiUrl(env?: Environment): string {
+  const configured = blankToUndefined(current(env).DATA_API_INTERNAL_URL)?.trim();
+  if (configured !== undefined) return configured.replace(/\/+$/, '');
+  return `http://127.0.0.1:${String(readConfig(env).dataApiPort)}`;
+}
+
+/**
+ * How long a stopping instance keeps serving while its readiness says it is not ready (SHUTDOWN_DRAIN_MS),
+ * so a load balancer polling readiness stops sending to it before its port closes; `fallback` when unset.
+ */
+export function shutdownDrainMs(fallback: number, env?: Environment): number {
+  const value = blankToUndefined(current(env).SHUTDOWN_DRAIN_MS);
+  if (value === undefined) return fallback;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 600_000) {
+    throw new Error(
+      `SHUTDOWN_DRAIN_MS must be a whole number of milliseconds from 0 to 600000, got "${value}"`,
+    );
+  }
+  return ms;
+}
+
 /**
  * Whether forwarded headers (X-Forwarded-Proto, -Host, -For) are believed. Only a proxy in front of
  * the site can make them trustworthy, so they are ignored unless the operator sets TRUST_PROXY=1.

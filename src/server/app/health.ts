@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { getDatabase } from '../db/client.ts';
+import { notReadyReason } from './lifecycle.ts';
 import type { Check } from '../auth/identity.ts';
 import { sharedRateLimitStore, type RateLimitStore } from '../middleware/rate-limit-store.ts';
 
@@ -60,19 +61,24 @@ function verdict(result: Exclude<ProbeResult, undefined>): 'ok' | 'degraded' | '
 }
 
 /**
- * Liveness and readiness for load balancers: livez never touches dependencies, readyz names the
- * first dependency that fails so an operator knows where to look.
+ * Liveness and readiness for load balancers: livez never touches dependencies, readyz says an instance
+ * that is starting or draining is not ready (lifecycle.ts) and names the first dependency that fails, so
+ * an operator knows where to look.
  */
 export function healthRoutes(probes: Record<string, Probe>) {
   return new Hono()
     .get('/livez', (c) => c.json({ status: 'ok' }))
     .get('/readyz', async (c) => {
+      c.header('Cache-Control', 'no-store');
+      const lifecycle = notReadyReason();
+      if (lifecycle !== undefined) {
+        return c.json({ status: 'unavailable', reason: lifecycle, checks: { lifecycle: 'failing' } }, 503);
+      }
       const answered = await Promise.all(
         Object.entries(probes).map(async ([name, probe]) => [name, await probe()] as const),
       );
       const results = answered.flatMap(([name, r]) => (r === undefined ? [] : [[name, r] as const]));
       const checks = Object.fromEntries(results.map(([name, r]) => [name, verdict(r)]));
-      c.header('Cache-Control', 'no-store');
       for (const [, r] of results) {
         if (!r.ok) return c.json({ status: 'unavailable', reason: r.reason, checks }, 503);
       }

@@ -8,7 +8,8 @@ import { DEMO_SEED, isMarketDataEmpty, seedDemoData } from '../services/market-d
 import { secureAnswer } from './answer-headers.ts';
 import { compressAnswer } from './compress.ts';
 import { markdownTwins, negotiateMarkdown } from './markdown-twins.ts';
-import { readConfig, seedSettings } from './config.ts';
+import { internalDataApiUrl, readConfig, seedSettings, shutdownDrainMs } from './config.ts';
+import { setServingState } from './lifecycle.ts';
 import { pagePolicyMaker, readBuiltPagePolicy } from './content-security-policy.ts';
 import { embeddedDataDir, recordRunningServer } from './running-server.ts';
 import { serveHashedAsset } from './static-assets.ts';
@@ -175,17 +176,18 @@ export function recordEmbeddedServer(siteUrl: string): () => void {
   return dataDir === undefined ? () => undefined : recordRunningServer(dataDir, siteUrl);
 }
 
+/** Options of the built site's server. */
+export type SiteOptions = Pick<ServeOptions, 'clientDir' | 'siteHandler' | 'headersFile'>;
+
 /**
- * Opens the database (migrating it) and starts the site and the data API in this process: PGlite
- * allows a single process per data directory, so on the embedded default both servers share it.
+ * The built site's HTTP server, not yet listening: security headers, Markdown twins, precompressed hashed
+ * assets, then the Astro handler with compression.
  */
-export async function startServers(options: ServeOptions): Promise<RunningServers> {
-  const { host, clientDir, siteHandler } = options;
-  checkPaymentSettings();
+export async function createSiteServer(options: SiteOptions): Promise<Server> {
+  const { clientDir, siteHandler } = options;
   const pagePolicy = pagePolicyMaker(readBuiltPagePolicy(options.headersFile));
-  await ensureMarketData((await getDatabase()).db);
   const twins = await markdownTwins(clientDir);
-  const site = createServer((req, res) => {
+  return createServer((req, res) => {
     secureAnswer(req, res, pagePolicy);
     negotiateMarkdown(twins, req, res);
     serveHashedAsset(clientDir, req, res)
@@ -201,6 +203,28 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
         res.end('Internal server error');
       });
   });
+}
+
+/**
+ * The first half of a stop: the instance says it is not ready (readyz answers 503) and keeps serving for
+ * `drainMs`, so a load balancer that polls readiness stops sending to it before its port closes.
+ */
+export async function beginDrain(drainMs: number): Promise<void> {
+  setServingState('draining');
+  if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+}
+
+/**
+ * Opens the database (migrating it) and starts the site and the data API in this process: PGlite
+ * allows a single process per data directory, so on the embedded default both servers share it.
+ */
+export async function startServers(options: ServeOptions): Promise<RunningServers> {
+  const { host } = options;
+  const drainMs = shutdownDrainMs(0);
+  setServingState('starting');
+  checkPaymentSettings();
+  await ensureMarketData((await getDatabase()).db);
+  const site = await createSiteServer(options);
   const dataApi = await startDataApi(host, options.dataApiPort);
   const sitePort = await listen(site, options.sitePort, host).catch(async (error: unknown) => {
     await closeServer(dataApi.server);
@@ -209,6 +233,7 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
   const status = startStatusMonitor(probeUrl(host, sitePort), probeUrl(host, dataApi.port));
   const renewals = startRenewalJob(probeUrl(host, sitePort));
   const forgetRecord = recordEmbeddedServer(probeUrl(host, sitePort));
+  setServingState('serving');
   return {
     siteUrl: displayUrl(host, sitePort),
     dataApiUrl: displayUrl(host, dataApi.port),
@@ -217,6 +242,7 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
      * SHUTDOWN_GRACE_MS), flushes the usage meter, closes the database.
      */
     async stop() {
+      await beginDrain(drainMs);
       await Promise.all([stopStatusMonitor(status), renewals.stop()]);
       // Stream clients are told the server is going away (1001) before the servers close.
       sharedDataApi().streams.close();
@@ -224,6 +250,68 @@ export async function startServers(options: ServeOptions): Promise<RunningServer
       await closeSharedDataApi();
       await closeDatabase();
       forgetRecord();
+    },
+  };
+}
+
+/** One running server of a process that runs one: its address, and a graceful stop. */
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** How long a separately started instance stays up, not ready, after SIGTERM before it closes its port. */
+export const INSTANCE_DRAIN_MS = 5_000;
+
+/**
+ * One instance of the site, beside others on one PostgreSQL database (`npm run serve:site`). The status
+ * probes and the renewals run in every instance and take a database lock per round, so each round runs once
+ * however many instances there are; the data API it probes is DATA_API_INTERNAL_URL's.
+ */
+export async function serveSite(
+  options: SiteOptions & { host: string; port: number },
+): Promise<RunningServer> {
+  const drainMs = shutdownDrainMs(INSTANCE_DRAIN_MS);
+  setServingState('starting');
+  checkPaymentSettings();
+  await getDatabase();
+  const site = await createSiteServer(options);
+  const port = await listen(site, options.port, options.host);
+  const own = probeUrl(options.host, port);
+  const status = startStatusMonitor(own, internalDataApiUrl());
+  const renewals = startRenewalJob(own);
+  await fetch(`${own}/__warm-up`).catch(() => undefined);
+  setServingState('serving');
+  return {
+    url: displayUrl(options.host, port),
+    async stop() {
+      await beginDrain(drainMs);
+      await Promise.all([stopStatusMonitor(status), renewals.stop()]);
+      await closeServer(site);
+      await closeSharedDataApi();
+      await closeDatabase();
+    },
+  };
+}
+
+/** One instance of the data API, beside others on one PostgreSQL database and Redis (`npm run serve:data-api`). */
+export async function serveDataApi(options: { host: string; port: number }): Promise<RunningServer> {
+  const drainMs = shutdownDrainMs(INSTANCE_DRAIN_MS);
+  setServingState('starting');
+  await getDatabase();
+  const api = sharedDataApi();
+  // The symbol directory takes a second or two to load at a full market's size: before the first caller.
+  await api.directory.get();
+  const dataApi = await startDataApi(options.host, options.port, api);
+  setServingState('serving');
+  return {
+    url: displayUrl(options.host, dataApi.port),
+    async stop() {
+      await beginDrain(drainMs);
+      api.streams.close();
+      await closeServer(dataApi.server);
+      await closeSharedDataApi();
+      await closeDatabase();
     },
   };
 }
