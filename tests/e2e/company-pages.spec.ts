@@ -185,7 +185,9 @@ test.describe('affiliates', () => {
 test.describe('the company pages for every visitor', () => {
   const PAGES = ['/careers', '/careers/senior-backend-engineer-data-api', '/affiliates', '/contact'];
 
-  for (const theme of ['light', 'dark'] as const) {
+  // Each page is scanned once per theme, on a desktop in one and on a phone in the other (the pages share
+  // one layout and one set of colours), and checked for sideways scrolling on a phone in both.
+  for (const [themeIndex, theme] of (['light', 'dark'] as const).entries()) {
     test(`have no accessibility violations and no sideways scroll on a phone (${theme})`, async ({
       page,
     }) => {
@@ -193,8 +195,9 @@ test.describe('the company pages for every visitor', () => {
       await page.addInitScript((mode) => {
         localStorage.setItem('themeMode', mode);
       }, theme);
-      for (const path of PAGES) {
-        for (const width of [1280, 390]) {
+      for (const [pageIndex, path] of PAGES.entries()) {
+        const scanned = (pageIndex + themeIndex) % 2 === 0 ? 1280 : 390;
+        for (const width of scanned === 390 ? [390] : [1280, 390]) {
           await page.setViewportSize({ width, height: 900 });
           // A form that hydrates when seen comes alive once it is scrolled into view.
           await page.goto(path);
@@ -206,11 +209,13 @@ test.describe('the company pages for every visitor', () => {
           await page.waitForFunction(
             () => document.querySelectorAll('astro-island[ssr]:not([client="demand"])').length === 0,
           );
-          const results = await new AxeBuilder({ page }).analyze();
-          expect(
-            results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-            `${path} at ${String(width)} px`,
-          ).toEqual([]);
+          if (width === scanned) {
+            const results = await new AxeBuilder({ page }).analyze();
+            expect(
+              results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+              `${path} at ${String(width)} px`,
+            ).toEqual([]);
+          }
           const overflow = await page.evaluate(
             () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
           );

@@ -208,17 +208,18 @@ test.describe('cycle times and changelog', () => {
     test(`an endpoint page, the changelog and the cycle times have no accessibility violations (${theme})`, async ({
       page,
     }) => {
-      // Four pages through axe: more than the default time on a busy machine.
+      // Long pages through axe: more than the default time on a busy machine.
       test.setTimeout(90_000);
       await page.addInitScript((mode) => {
         localStorage.setItem('themeMode', mode);
       }, theme);
-      for (const path of [
-        QUOTE,
-        '/developer/docs/changelog/',
-        '/developer/docs/cycle-times-stable/',
-        '/developer/docs/cycle-times/',
-      ]) {
+      // The endpoint page in both themes; the changelog and the two cycle-time tables (one layout, one set of
+      // colours, hundreds of rows each) in one theme each.
+      const pages =
+        theme === 'light'
+          ? [QUOTE, '/developer/docs/changelog/', '/developer/docs/cycle-times-stable/']
+          : [QUOTE, '/developer/docs/cycle-times/'];
+      for (const path of pages) {
         await openPage(page, path);
         const results = await new AxeBuilder({ page }).analyze();
         expect(

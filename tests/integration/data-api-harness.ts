@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import { inject } from 'vitest';
 import { createDataApi, type DataApi } from '../../src/server/data-api/app.ts';
 import { openDatabase, type Database, type Db } from '../../src/server/db/client.ts';
 import { pricePlans, users } from '../../src/server/db/schema.ts';
 import { MemoryStore } from '../../src/server/middleware/rate-limit-store.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { seedDemoData } from '../../src/server/services/market-data/seed/index.ts';
+import { HARNESS_AS_OF } from './seeded-template.ts';
 
 /** The server secret of the harness's keys. */
 export const HARNESS_SECRET = 'data-api-harness-secret-0123456789abcdef';
-/** The day the demo data ends and the clock starts (a Friday). */
-export const HARNESS_AS_OF = '2026-11-20';
+export { HARNESS_AS_OF };
 
 export interface HarnessClock {
   now: number;
@@ -44,18 +46,31 @@ export interface HarnessOptions {
   secret?: string;
 }
 
+/** The seeded database this run's global setup made, or undefined without one (then the harness seeds). */
+function seededTemplate(): Blob | undefined {
+  const file = inject('seededTemplate');
+  return file === '' ? undefined : new Blob([readFileSync(file)]);
+}
+
 /**
  * The data API over a database seeded with the 'test' demo scale, a fake clock shared by the call
  * budgets and the metering, and a helper that makes accounts with keys on any plan.
  */
 export async function openDataApiHarness(options: HarnessOptions = {}): Promise<DataApiHarness> {
   let database = options.database;
+  let seeded = false;
   if (database === undefined) {
-    database = openDatabase({ dataDir: 'memory://', migrationsDir: path.resolve('db/migrations') });
-    await database.migrate();
+    const template = options.seed === false ? undefined : seededTemplate();
+    database = openDatabase({
+      dataDir: 'memory://',
+      migrationsDir: path.resolve('db/migrations'),
+      ...(template === undefined ? {} : { loadDataDir: template }),
+    });
+    seeded = template !== undefined;
+    if (!seeded) await database.migrate();
   }
   const { db } = database;
-  if (options.seed !== false) await seedDemoData(db, { scale: 'test', asOf: HARNESS_AS_OF });
+  if (options.seed !== false && !seeded) await seedDemoData(db, { scale: 'test', asOf: HARNESS_AS_OF });
   const clock: HarnessClock = {
     now: Date.parse(`${HARNESS_AS_OF}T21:00:00Z`),
     advance(ms) {
