@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { buildStaleness } from '../src/server/app/build-info.ts';
 import { instanceRefusal, readConfig, type InstanceRole } from '../src/server/app/config.ts';
 import type { RunningServer } from '../src/server/app/serve.ts';
 
@@ -13,10 +14,12 @@ import type { RunningServer } from '../src/server/app/serve.ts';
 async function start(role: InstanceRole): Promise<RunningServer> {
   // Loaded once the environment is known to be usable: a refusal should not wait for the whole server.
   const { serveDataApi, serveSite } = await import('../src/server/app/serve.ts');
-  const { ensureBuild } = await import('./launch.ts');
   const config = readConfig();
   if (role === 'data-api') return serveDataApi({ host: config.host, port: config.dataApiPort });
-  ensureBuild();
+  // Instances start together: each building the site into one dist/ would trip over the others.
+  const stale = buildStaleness();
+  if (stale !== undefined)
+    throw new Error(`the site's build is missing or stale (${stale}): run npm run build first`);
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
   process.env.ASTRO_NODE_LOGGING = 'disabled';
   const entry = (await import(pathToFileURL(path.resolve('dist/server/entry.mjs')).href)) as {

@@ -1,0 +1,277 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { eq, sql } from 'drizzle-orm';
+import WebSocket from 'ws';
+import { openDatabase, type Database } from '../../src/server/db/client.ts';
+import { apiUsage, pricePlans, statusChecks, users } from '../../src/server/db/schema.ts';
+import { createApiKey } from '../../src/server/services/api-keys.ts';
+import { RoundRobinProxy } from './round-robin-proxy.ts';
+
+/*
+ * The product scaled out: two data API instances and two site instances, each its own process
+ * (`npm run serve:data-api`, `npm run serve:site`), on one PostgreSQL database and one Redis, with the end-to-end
+ * run's Auth emulator, behind a small round-robin balancer that follows each instance's readiness. Skipped
+ * without TEST_DATABASE_URL (CI sets it).
+ */
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
+const SECRET = `scale-out-secret-${randomBytes(16).toString('hex')}`;
+const AUTH_EMULATOR_HOST = `127.0.0.1:${process.env.E2E_AUTH_EMULATOR_PORT ?? '9699'}`;
+/** Plans the stories' keys are on: a small per-minute budget, and none for the steady load. */
+const LIMITED = { code: 'scale-limited', perMinute: 12 };
+const UNLIMITED = 'scale-unlimited';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+/** One instance process, which can be stopped and started again on the same port. */
+class Instance {
+  child: ChildProcess | undefined;
+  output = '';
+
+  constructor(
+    readonly role: 'site' | 'data-api',
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  async start(): Promise<void> {
+    this.output = '';
+    const child = spawn(process.execPath, ['scripts/serve.ts', this.role], {
+      env: {
+        ...process.env,
+        ...this.env,
+        ...(this.role === 'site' ? { PORT: String(this.port) } : { DATA_API_PORT: String(this.port) }),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    await expect.poll(() => this.output, { timeout: 90_000 }).toContain('instance ready');
+  }
+
+  /** SIGTERM, as an orchestrator stops an instance; resolves with the exit code. */
+  async stop(): Promise<number | null> {
+    const child = this.child;
+    if (child === undefined) return null;
+    if (child.exitCode !== null) return child.exitCode;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const code = await Promise.race([
+      exited,
+      new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000)),
+    ]);
+    if (code === 'hung') {
+      child.kill('SIGKILL');
+      throw new Error(`the ${this.role} instance on ${String(this.port)} did not stop:\n${this.output}`);
+    }
+    return code;
+  }
+}
+
+test.describe('the product scaled out to two instances of each server', () => {
+  test.skip(DATABASE_URL === undefined, 'needs TEST_DATABASE_URL (PostgreSQL)');
+  test.describe.configure({ mode: 'serial' });
+
+  const schema = `scale_${randomBytes(6).toString('hex')}`;
+  let database: Database;
+  let env: Record<string, string>;
+  let dataApis: Instance[] = [];
+  let sites: Instance[] = [];
+  let dataProxy: RoundRobinProxy;
+  let dataApiUrl: string;
+
+  async function admin(statement: string): Promise<void> {
+    const { default: postgres } = await import('postgres');
+    const connection = postgres(DATABASE_URL ?? '', { max: 1, onnotice: () => undefined });
+    try {
+      await connection.unsafe(statement);
+    } finally {
+      await connection.end();
+    }
+  }
+
+  /** A key of a new verified account on `planCode`, stored with the instances' secret. */
+  async function keyOn(planCode: string): Promise<{ key: string; keyId: string }> {
+    const id = randomUUID();
+    const [user] = await database.db
+      .insert(users)
+      .values({
+        firebaseUid: `scale-${id}`,
+        email: `${id}@example.com`,
+        username: `scale-${id.slice(0, 8)}`,
+        planCode,
+        emailVerified: true,
+      })
+      .returning({ id: users.id });
+    const issued = await createApiKey(database.db, user?.id ?? '', { secret: SECRET });
+    if (issued === null) throw new Error('no key was issued');
+    return { key: issued.key, keyId: issued.id };
+  }
+
+  test.beforeAll(async () => {
+    test.setTimeout(300_000);
+    await admin(`create schema ${schema}`);
+    env = {
+      DATABASE_URL: DATABASE_URL ?? '',
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      APP_SECRET: SECRET,
+      FIREBASE_AUTH_EMULATOR_HOST: AUTH_EMULATOR_HOST,
+      STATUS_PROBE_INTERVAL_MS: '2000',
+      SHUTDOWN_DRAIN_MS: '1000',
+      HOST: '127.0.0.1',
+    };
+    for (const script of [['scripts/db-migrate.ts'], ['scripts/db-seed.ts', '--scale', 'test']]) {
+      const done = spawnSync(process.execPath, script, { env: { ...process.env, ...env }, encoding: 'utf8' });
+      expect(done.status, `${script.join(' ')}\n${done.stdout}${done.stderr}`).toBe(0);
+    }
+    database = openDatabase({ url: DATABASE_URL, schema, migrationsDir: path.resolve('db/migrations') });
+    await database.db.insert(pricePlans).values([
+      {
+        code: LIMITED.code,
+        name: 'Scale-out limited',
+        planType: 'commercial',
+        billingInterval: 'month',
+        priceCents: 0,
+        callsPerMinute: LIMITED.perMinute,
+        callsPerDay: null,
+        dataTier: 4,
+        historyYears: null,
+        active: false,
+      },
+      {
+        code: UNLIMITED,
+        name: 'Scale-out unlimited',
+        planType: 'commercial',
+        billingInterval: 'month',
+        priceCents: 0,
+        callsPerMinute: null,
+        callsPerDay: null,
+        dataTier: 4,
+        historyYears: null,
+        active: false,
+      },
+    ]);
+    const [apiA, apiB, siteA, siteB] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    dataApis = [new Instance('data-api', apiA, env), new Instance('data-api', apiB, env)];
+    sites = [siteA, siteB].map((port) => new Instance('site', port, { ...env, DATA_API_PORT: String(apiA) }));
+    await Promise.all([...dataApis, ...sites].map((instance) => instance.start()));
+    dataProxy = new RoundRobinProxy([apiA, apiB], '/readyz');
+    dataApiUrl = await dataProxy.start();
+    await expect.poll(() => dataProxy.readiness().every(Boolean), { timeout: 10_000 }).toBe(true);
+  });
+
+  test.afterAll(async () => {
+    await dataProxy.stop();
+    await Promise.all([...dataApis, ...sites].map((instance) => instance.stop().catch(() => undefined)));
+    await database.close();
+    await admin(`drop schema if exists ${schema} cascade`);
+  });
+
+  test('a key’s per-minute budget is exact across both data API instances, and its usage is every call answered', async () => {
+    const { key, keyId } = await keyOn(LIMITED.code);
+    const statuses: number[] = [];
+    for (let call = 0; call <= LIMITED.perMinute; call += 1) {
+      const res = await fetch(`${dataApiUrl}/stable/quote?symbol=AAPL&apikey=${key}`);
+      statuses.push(res.status);
+    }
+    // Round-robin: the calls alternate between the instances, which count in one Redis budget.
+    expect(statuses.slice(0, LIMITED.perMinute)).toEqual(Array<number>(LIMITED.perMinute).fill(200));
+    expect(statuses[LIMITED.perMinute]).toBe(429);
+    // Each instance meters its own calls in batches; together they add up to the calls answered.
+    await expect
+      .poll(
+        async () => {
+          const [row] = await database.db
+            .select({ calls: sql<number>`coalesce(sum(${apiUsage.calls}), 0)::int` })
+            .from(apiUsage)
+            .where(eq(apiUsage.apiKeyId, keyId));
+          return row?.calls;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(LIMITED.perMinute);
+  });
+
+  test('a stream subscriber on each data API instance receives the same ticks', async () => {
+    const { key } = await keyOn(UNLIMITED);
+    const listen = (port: number): Promise<Map<number, number>> =>
+      new Promise((resolve, reject) => {
+        const ticks = new Map<number, number>();
+        const socket = new WebSocket(`ws://127.0.0.1:${String(port)}/websockets/crypto`);
+        socket.on('open', () => {
+          socket.send(JSON.stringify({ event: 'login', data: { apiKey: key } }));
+          socket.send(JSON.stringify({ event: 'subscribe', data: { ticker: ['btcusd'] } }));
+        });
+        socket.on('message', (data: Buffer) => {
+          const message = JSON.parse(data.toString()) as { type?: string; t?: number; lp?: number };
+          if (message.type === 'T' && message.t !== undefined && message.lp !== undefined)
+            ticks.set(message.t, message.lp);
+        });
+        socket.on('error', reject);
+        setTimeout(() => {
+          socket.close();
+          resolve(ticks);
+        }, 4_000);
+      });
+    const [first, second] = await Promise.all(dataApis.map((instance) => listen(instance.port)));
+    const shared = [...(first ?? new Map<number, number>()).keys()].filter((t) => second?.has(t));
+    expect(shared.length).toBeGreaterThanOrEqual(2);
+    for (const t of shared) expect(second?.get(t), `tick at ${String(t)}`).toBe(first?.get(t));
+  });
+
+  test('the status probes run once per interval, not once per site instance', async () => {
+    // Both site instances have probed every 2 s since they started; a round runs where its lock is taken.
+    const rows = await database.db
+      .selectDistinct({ at: statusChecks.checkedAt })
+      .from(statusChecks)
+      .where(eq(statusChecks.component, 'site'))
+      .orderBy(statusChecks.checkedAt);
+    const rounds = rows.map((row) => row.at.getTime());
+    expect(rounds.length).toBeGreaterThanOrEqual(3);
+    const gaps = rounds.slice(1).map((at, index) => at - (rounds[index] ?? at));
+    expect(Math.min(...gaps), `gaps between rounds: ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(1_700);
+  });
+
+  test('a rolling restart of the data API under steady load loses no request', async () => {
+    test.setTimeout(180_000);
+    const { key } = await keyOn(UNLIMITED);
+    const outcomes = new Map<string, number>();
+    let running = true;
+    const worker = async (): Promise<void> => {
+      while (running) {
+        const outcome = await fetch(`${dataApiUrl}/stable/quote?symbol=MSFT&apikey=${key}`)
+          .then((res) => String(res.status))
+          .catch((error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`);
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const load = Promise.all([worker(), worker(), worker(), worker()]);
+    for (const [index, instance] of dataApis.entries()) {
+      expect(await instance.stop(), instance.output).toBe(0);
+      await instance.start();
+      await expect.poll(() => dataProxy.readiness()[index], { timeout: 10_000 }).toBe(true);
+    }
+    running = false;
+    await load;
+    expect(Object.fromEntries(outcomes)).toEqual({ '200': outcomes.get('200') });
+    expect(outcomes.get('200') ?? 0).toBeGreaterThan(50);
+  });
+});
