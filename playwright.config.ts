@@ -35,7 +35,13 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 900 } } },
+    {
+      name: 'desktop',
+      testIgnore: /scale-out\.spec\.ts$/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 900 } },
+    },
+    // Four server processes and a balancer: run after the browser stories, so its load slows none of them.
+    { name: 'scale-out', testMatch: /scale-out\.spec\.ts$/, dependencies: ['desktop'] },
   ],
   webServer: {
     command: 'node scripts/e2e-server.ts',

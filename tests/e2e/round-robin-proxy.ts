@@ -13,10 +13,12 @@ export class RoundRobinProxy {
   private server: Server | undefined;
   private poll: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly ports: readonly number[],
-    private readonly readyPath: string,
-  ) {
+  private readonly ports: readonly number[];
+  private readonly readyPath: string;
+
+  constructor(ports: readonly number[], readyPath: string) {
+    this.ports = ports;
+    this.readyPath = readyPath;
     this.ready = ports.map(() => false);
   }
 

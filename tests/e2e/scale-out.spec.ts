@@ -43,11 +43,15 @@ class Instance {
   child: ChildProcess | undefined;
   output = '';
 
-  constructor(
-    readonly role: 'site' | 'data-api',
-    readonly port: number,
-    private readonly env: Record<string, string>,
-  ) {}
+  readonly role: 'site' | 'data-api';
+  readonly port: number;
+  private readonly env: Record<string, string>;
+
+  constructor(role: 'site' | 'data-api', port: number, env: Record<string, string>) {
+    this.role = role;
+    this.port = port;
+    this.env = env;
+  }
 
   async start(): Promise<void> {
     this.output = '';
