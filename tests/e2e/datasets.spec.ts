@@ -21,8 +21,15 @@ test.describe('datasets', () => {
     test.setTimeout(120_000);
     await openPage(page, '/');
     for (const dataset of DATASETS) {
+      // Each dataset page is a new page: its header's script must run before the menu opens on a click.
+      await page.waitForFunction(
+        () =>
+          window.appStores !== undefined &&
+          document.querySelectorAll('astro-island[ssr]:not([client="demand"])').length === 0,
+      );
       const menu = mainNav(page).getByRole('button', { name: 'Datasets' });
       await menu.click();
+      await expect(menu).toHaveAttribute('aria-expanded', 'true');
       await page
         .locator('#header-menu-datasets')
         .getByRole('link', { name: dataset.label, exact: true })

@@ -219,8 +219,11 @@ describe.each(databaseTargets())('account data services on $name', (target) => {
   describe('client errors', () => {
     it('lists errors newest first and pages through them without gaps', async () => {
       const logged = [];
-      for (const n of [1, 2, 3])
+      for (const n of [1, 2, 3]) {
         logged.push(await logClientError(db(), { type: `page-test-${n}`, stackTrace: 'at x' }));
+        // The embedded database's clock counts whole milliseconds: entries logged within one are tied.
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
       const firstPage = await listClientErrors(db(), { limit: 2 });
       expect(firstPage.entries.map((e) => e.type)).toEqual(['page-test-3', 'page-test-2']);
       expect(firstPage.nextBefore).toBe(logged[1]?.id);
