@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { DATASETS } from '../../src/lib/routes.ts';
-import { openPage, signInAs } from './fixtures.ts';
+import { openPage, waitForLivePage, signInAs } from './fixtures.ts';
 
 /** The one signed-in reader of this file (a stored session, as a finished sign-in leaves it). */
 const READER = { username: 'dataset-reader', apiKey: 'datasetReaderKey0123456789abcdefghijkl' };
@@ -22,11 +22,7 @@ test.describe('datasets', () => {
     await openPage(page, '/');
     for (const dataset of DATASETS) {
       // Each dataset page is a new page: its header's script must run before the menu opens on a click.
-      await page.waitForFunction(
-        () =>
-          window.appStores !== undefined &&
-          document.querySelectorAll('astro-island[ssr]:not([client="demand"])').length === 0,
-      );
+      await waitForLivePage(page);
       const menu = mainNav(page).getByRole('button', { name: 'Datasets' });
       await menu.click();
       await expect(menu).toHaveAttribute('aria-expanded', 'true');

@@ -59,6 +59,11 @@ export async function signInAs(page: Page, user: TestUser): Promise<void> {
  */
 export async function openPage(page: Page, path: string): Promise<void> {
   await page.goto(path);
+  await waitForLivePage(page);
+}
+
+/** Waits until the open page's script has started and its self-hydrating islands are live (see openPage). */
+export async function waitForLivePage(page: Page): Promise<void> {
   await page.waitForFunction(
     () =>
       window.appStores !== undefined &&

@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { eq, sql } from 'drizzle-orm';
@@ -9,6 +8,7 @@ import { openDatabase, type Database } from '../../src/server/db/client.ts';
 import { apiUsage, pricePlans, statusChecks, users } from '../../src/server/db/schema.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { RoundRobinProxy } from './round-robin-proxy.ts';
+import { freePort } from '../integration/free-port.ts';
 
 /*
  * The product scaled out: two data API instances and two site instances, each its own process
@@ -23,20 +23,6 @@ const AUTH_EMULATOR_HOST = `127.0.0.1:${process.env.E2E_AUTH_EMULATOR_PORT ?? '9
 /** Plans the stories' keys are on: a small per-minute budget, and none for the steady load. */
 const LIMITED = { code: 'scale-limited', perMinute: 12 };
 const UNLIMITED = 'scale-unlimited';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 /** One instance process, which can be stopped and started again on the same port. */
 class Instance {

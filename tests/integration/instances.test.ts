@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { instanceRefusal } from '../../src/server/app/config.ts';
+import { freePort } from './free-port.ts';
 
 /*
  * The process model of a scaled-out deployment: `npm run serve:data-api` and `npm run serve:site` start one
@@ -12,21 +12,6 @@ import { instanceRefusal } from '../../src/server/app/config.ts';
  */
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 interface Started {
   child: ChildProcess;
