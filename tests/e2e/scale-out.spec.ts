@@ -2,10 +2,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { openDatabase, type Database } from '../../src/server/db/client.ts';
-import { apiUsage, pricePlans, statusChecks, users } from '../../src/server/db/schema.ts';
+import { pricePlans, statusChecks, users } from '../../src/server/db/schema.ts';
+import { BLOCKED_KEY_MESSAGE } from '../../src/server/data-api/access.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { RoundRobinProxy } from './round-robin-proxy.ts';
 import { freePort } from '../integration/free-port.ts';
@@ -23,6 +24,28 @@ const AUTH_EMULATOR_HOST = `127.0.0.1:${process.env.E2E_AUTH_EMULATOR_PORT ?? '9
 /** Plans the stories' keys are on: a small per-minute budget, and none for the steady load. */
 const LIMITED = { code: 'scale-limited', perMinute: 12 };
 const UNLIMITED = 'scale-unlimited';
+const PASSWORD = 'Scale-out-password-1';
+
+/** An account signed in through the site: its id, access token and refresh token (the cookie's value). */
+interface SignedIn {
+  userId: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** The refresh token an answer set as its cookie. */
+function refreshCookieOf(res: Response): string {
+  for (const header of res.headers.getSetCookie()) {
+    const match = /^refreshToken=([^;]+)/.exec(header);
+    if (match?.[1] !== undefined) return match[1];
+  }
+  throw new Error(`no refresh cookie was set (${String(res.status)})`);
+}
+
+/** A refresh through one site address with a refresh token, as the browser's cookie carries it. */
+function refreshThrough(site: string, refreshToken: string): Promise<Response> {
+  return fetch(`${site}/api/app/auth/refresh`, { headers: { cookie: `refreshToken=${refreshToken}` } });
+}
 
 /** One instance process, which can be stopped and started again on the same port. */
 class Instance {
@@ -85,6 +108,8 @@ test.describe('the product scaled out to two instances of each server', () => {
   let sites: Instance[] = [];
   let dataProxy: RoundRobinProxy;
   let dataApiUrl: string;
+  let siteProxy: RoundRobinProxy;
+  let siteUrl: string;
 
   async function admin(statement: string): Promise<void> {
     const { default: postgres } = await import('postgres');
@@ -96,7 +121,40 @@ test.describe('the product scaled out to two instances of each server', () => {
     }
   }
 
-  /** A key of a new verified account on `planCode`, stored with the instances' secret. */
+  /**
+   * A new account signed in with a password through one site address, as the sign-in form does: the
+   * identity provider's account first, then the site's sign-in, which opens the account here.
+   */
+  async function signedIn(site: string): Promise<SignedIn> {
+    const email = `scale-${randomUUID()}@example.com`;
+    const signUp = await fetch(
+      `http://${AUTH_EMULATOR_HOST}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD, returnSecureToken: true }),
+      },
+    );
+    expect(signUp.status, await signUp.clone().text()).toBe(200);
+    const res = await fetch(`${site}/api/app/auth/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: email, password: PASSWORD }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const json = (await res.json()) as { userid: string; accessToken: string };
+    return { userId: json.userid, accessToken: json.accessToken, refreshToken: refreshCookieOf(res) };
+  }
+
+  /** A key of an account, moved to `planCode` and verified, stored with the instances' secret. */
+  async function keyFor(userId: string, planCode: string): Promise<{ key: string; keyId: string }> {
+    await database.db.update(users).set({ planCode, emailVerified: true }).where(eq(users.id, userId));
+    const issued = await createApiKey(database.db, userId, { secret: SECRET });
+    if (issued === null) throw new Error('no key was issued');
+    return { key: issued.key, keyId: issued.id };
+  }
+
+  /** A key of a new verified account on `planCode` that never signs in. */
   async function keyOn(planCode: string): Promise<{ key: string; keyId: string }> {
     const id = randomUUID();
     const [user] = await database.db
@@ -109,9 +167,17 @@ test.describe('the product scaled out to two instances of each server', () => {
         emailVerified: true,
       })
       .returning({ id: users.id });
-    const issued = await createApiKey(database.db, user?.id ?? '', { secret: SECRET });
-    if (issued === null) throw new Error('no key was issued');
-    return { key: issued.key, keyId: issued.id };
+    return keyFor(user?.id ?? '', planCode);
+  }
+
+  /** One site instance's own address (not the balancer's). */
+  function siteAt(index: number): string {
+    return `http://127.0.0.1:${String(sites[index]?.port)}`;
+  }
+
+  /** One data API instance's own address. */
+  function dataApiAt(index: number): string {
+    return `http://127.0.0.1:${String(dataApis[index]?.port)}`;
   }
 
   test.beforeAll(async () => {
@@ -164,18 +230,22 @@ test.describe('the product scaled out to two instances of each server', () => {
     await Promise.all([...dataApis, ...sites].map((instance) => instance.start()));
     dataProxy = new RoundRobinProxy([apiA, apiB], '/readyz');
     dataApiUrl = await dataProxy.start();
+    siteProxy = new RoundRobinProxy([siteA, siteB], '/api/readyz');
+    siteUrl = await siteProxy.start();
     await expect.poll(() => dataProxy.readiness().every(Boolean), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => siteProxy.readiness().every(Boolean), { timeout: 10_000 }).toBe(true);
   });
 
   test.afterAll(async () => {
-    await dataProxy.stop();
+    await Promise.all([dataProxy.stop(), siteProxy.stop()]);
     await Promise.all([...dataApis, ...sites].map((instance) => instance.stop().catch(() => undefined)));
     await database.close();
     await admin(`drop schema if exists ${schema} cascade`);
   });
 
-  test('a key’s per-minute budget is exact across both data API instances, and its usage is every call answered', async () => {
-    const { key, keyId } = await keyOn(LIMITED.code);
+  test('a key’s per-minute budget is exact across both data API instances, and the dashboard shows every call answered', async () => {
+    const developer = await signedIn(siteAt(0));
+    const { key } = await keyFor(developer.userId, LIMITED.code);
     const statuses: number[] = [];
     for (let call = 0; call <= LIMITED.perMinute; call += 1) {
       const res = await fetch(`${dataApiUrl}/stable/quote?symbol=AAPL&apikey=${key}`);
@@ -184,19 +254,68 @@ test.describe('the product scaled out to two instances of each server', () => {
     // Round-robin: the calls alternate between the instances, which count in one Redis budget.
     expect(statuses.slice(0, LIMITED.perMinute)).toEqual(Array<number>(LIMITED.perMinute).fill(200));
     expect(statuses[LIMITED.perMinute]).toBe(429);
-    // Each instance meters its own calls in batches; together they add up to the calls answered.
+    // Each instance meters its own calls in batches; together they add up to the calls answered, which the
+    // dashboard reads through the other site instance than the one the developer signed in through.
     await expect
       .poll(
         async () => {
-          const [row] = await database.db
-            .select({ calls: sql<number>`coalesce(sum(${apiUsage.calls}), 0)::int` })
-            .from(apiUsage)
-            .where(eq(apiUsage.apiKeyId, keyId));
-          return row?.calls;
+          const res = await fetch(`${siteAt(1)}/api/portal/user/api-usage?days=1`, {
+            headers: { authorization: `Bearer ${developer.accessToken}` },
+          });
+          const { usage } = (await res.json()) as { usage: { endpoint: string; calls: number }[] };
+          return usage.map((row) => `${row.endpoint}: ${String(row.calls)}`);
         },
         { timeout: 20_000 },
       )
-      .toBe(LIMITED.perMinute);
+      .toEqual([`quote: ${String(LIMITED.perMinute)}`]);
+  });
+
+  test('a session signed in through one site instance refreshes through the other, and an account blocked through one is refused everywhere', async () => {
+    const developer = await signedIn(siteAt(0));
+    const refreshed = await refreshThrough(siteAt(1), developer.refreshToken);
+    expect(refreshed.status).toBe(200);
+    // The rotated refresh token carries on through the first instance.
+    const rotated = refreshCookieOf(refreshed);
+    const again = await refreshThrough(siteAt(0), rotated);
+    expect(again.status).toBe(200);
+    const session = {
+      accessToken: ((await again.json()) as { accessToken: string }).accessToken,
+      refreshToken: refreshCookieOf(again),
+    };
+
+    // Both data API instances have answered the key, so each holds its verdict.
+    const { key } = await keyFor(developer.userId, UNLIMITED);
+    const quoteAt = (index: number): Promise<string> =>
+      fetch(`${dataApiAt(index)}/stable/quote?symbol=AAPL&apikey=${key}`).then(async (res) =>
+        res.status === 200 ? '200' : `${String(res.status)} ${JSON.stringify(await res.json())}`,
+      );
+    expect([await quoteAt(0), await quoteAt(1)]).toEqual(['200', '200']);
+
+    const staff = await signedIn(siteAt(1));
+    await database.db.update(users).set({ role: 'admin' }).where(eq(users.id, staff.userId));
+    const blocked = await fetch(`${siteAt(0)}/api/admin/users/${developer.userId}/block`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${staff.accessToken}` },
+      body: JSON.stringify({ reason: 'Scale-out story: the account is blocked.' }),
+    });
+    expect(blocked.status, await blocked.clone().text()).toBe(200);
+
+    // Neither site instance refreshes the session or honours its access token.
+    for (const index of [0, 1]) {
+      expect(
+        (await refreshThrough(siteAt(index), session.refreshToken)).status,
+        `site ${String(index)}`,
+      ).toBe(401);
+      const usage = await fetch(`${siteAt(index)}/api/portal/user/api-usage?days=1`, {
+        headers: { authorization: `Bearer ${session.accessToken}` },
+      });
+      expect(usage.status, `site ${String(index)}`).toBe(403);
+    }
+    // Both data API instances refuse the key well within a minute: word of the block reaches them through
+    // Redis, before their cached verdicts (30 s) run out.
+    await expect
+      .poll(async () => [await quoteAt(0), await quoteAt(1)], { timeout: 10_000 })
+      .toEqual(Array<string>(2).fill(`403 ${JSON.stringify({ 'Error Message': BLOCKED_KEY_MESSAGE })}`));
   });
 
   test('a stream subscriber on each data API instance receives the same ticks', async () => {
@@ -263,5 +382,35 @@ test.describe('the product scaled out to two instances of each server', () => {
     await load;
     expect(Object.fromEntries(outcomes)).toEqual({ '200': outcomes.get('200') });
     expect(outcomes.get('200') ?? 0).toBeGreaterThan(50);
+  });
+
+  test('a rolling restart of the site under steady load loses no page and no API answer', async () => {
+    test.setTimeout(180_000);
+    const paths = ['/', '/developer/docs/', '/api/status'];
+    const outcomes = new Map<string, number>();
+    let running = true;
+    const worker = async (first: number): Promise<void> => {
+      for (let call = first; running; call += 1) {
+        const url = `${siteUrl}${paths[call % paths.length] ?? '/'}`;
+        const outcome = await fetch(url, { redirect: 'manual' })
+          .then(async (res) => {
+            await res.arrayBuffer();
+            return String(res.status);
+          })
+          .catch((error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`);
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const load = Promise.all([worker(0), worker(1), worker(2)]);
+    for (const [index, instance] of sites.entries()) {
+      expect(await instance.stop(), instance.output).toBe(0);
+      await instance.start();
+      await expect.poll(() => siteProxy.readiness()[index], { timeout: 10_000 }).toBe(true);
+    }
+    running = false;
+    await load;
+    expect(Object.fromEntries(outcomes)).toEqual({ '200': outcomes.get('200') });
+    expect(outcomes.get('200') ?? 0).toBeGreaterThan(30);
   });
 });

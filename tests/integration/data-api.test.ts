@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import readExcelFile from 'read-excel-file/node';
 import { z } from 'zod';
 import {
@@ -656,6 +656,12 @@ describe('usage on the dashboard', () => {
     await h.api.meter.flush();
 
     const accounts = accountsAppOn(() => h.db, [['/portal', apiUsageRoutes]]);
+    // The dashboard reads the days up to today: today is the day the data API's clock metered.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(h.clock.now);
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const session = await startSession(h.db, userId);
     const token = await signAccessToken(accessKey(), {
       userId,

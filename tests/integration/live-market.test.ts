@@ -25,6 +25,10 @@ const SATURDAY = Date.parse('2026-11-21T15:00:00Z');
 /** Sessions after the stored data, which ends that Friday: noon New York on the Tuesday and Wednesday after. */
 const TUESDAY_MIDDAY = Date.parse('2026-11-24T17:00:00Z');
 const WEDNESDAY_MIDDAY = Date.parse('2026-11-25T17:00:00Z');
+const MONDAY_OPEN = Date.parse('2026-11-23T14:30:00Z');
+const MONDAY_CLOSE = Date.parse('2026-11-23T21:00:00Z');
+const TUESDAY_OPEN = Date.parse('2026-11-24T14:30:00Z');
+const WEDNESDAY_CLOSE = Date.parse('2026-11-25T21:00:00Z');
 /** Thanksgiving (the NYSE is closed) at 11:00 New York, and 13:00 New York on the early close the day after. */
 const THANKSGIVING = Date.parse('2026-11-26T16:00:00Z');
 const EARLY_CLOSE = Date.parse('2026-11-27T18:00:00Z');
@@ -92,6 +96,38 @@ describe('the live market simulator', () => {
     // Forex closes Friday 17:00 New York (22:00 UTC): from then on Friday's stored close holds.
     expect(market.facts(EUR, eur, Date.parse('2026-11-20T22:00:00Z'))).toEqual(eur.latest);
     expect(market.facts(EUR, eur, SATURDAY)).toEqual(eur.latest);
+  });
+
+  it('continues the walk after the stored data: each session opens at the close before it, which holds between sessions', async () => {
+    const aapl = await stored('AAPL');
+    const market = liveMarket();
+    // Monday opens at Friday's stored close, walks, and closes on a price of its own, kept overnight.
+    const mondayOpen = market.facts(AAPL, aapl, MONDAY_OPEN);
+    expect(mondayOpen.price).toBeCloseTo(aapl.latest.price, 9);
+    expect(mondayOpen.previousClose).toBe(aapl.latest.price);
+    const mondayClose = market.facts(AAPL, aapl, MONDAY_CLOSE);
+    expect(mondayClose.date).toBe('2026-11-23');
+    expect(mondayClose.price).not.toBe(aapl.latest.price);
+    expect(mondayClose.previousClose).toBe(aapl.latest.price);
+    expect(mondayClose.dayHigh).toBeGreaterThanOrEqual(Math.max(mondayClose.price, mondayClose.open));
+    expect(mondayClose.dayLow).toBeLessThanOrEqual(Math.min(mondayClose.price, mondayClose.open));
+    expect(market.tick(AAPL, aapl, MONDAY_CLOSE).trading).toBe(false);
+    // The last second of the session is within a step of the close it ends on.
+    expect(market.facts(AAPL, aapl, MONDAY_CLOSE - 1).price).toBeCloseTo(mondayClose.price, 0);
+    expect(market.facts(AAPL, aapl, TUESDAY_OPEN - 60_000)).toEqual(mondayClose);
+    // Tuesday starts from Monday's close, not from the stored one.
+    const tuesdayOpen = market.facts(AAPL, aapl, TUESDAY_OPEN);
+    expect(tuesdayOpen.price).toBeCloseTo(mondayClose.price, 9);
+    expect(tuesdayOpen.previousClose).toBeCloseTo(mondayClose.price, 9);
+    expect(market.facts(AAPL, aapl, TUESDAY_MIDDAY).previousClose).toBeCloseTo(mondayClose.price, 9);
+    // Pre-market before Tuesday's open ends at that open; after-hours start from Monday's close.
+    const lastPre = market.extendedTick(AAPL, aapl, TUESDAY_OPEN - 1);
+    expect(lastPre?.window).toBe('pre');
+    expect(lastPre?.price).toBeCloseTo(roundPrice(mondayClose.price, 'stock'), 0);
+    const firstPost = market.extendedTick(AAPL, aapl, MONDAY_CLOSE);
+    expect(firstPost).toMatchObject({ window: 'post', price: roundPrice(mondayClose.price, 'stock') });
+    // A fresh simulator (another process) tells the same closes.
+    expect(new LiveMarket().facts(AAPL, aapl, TUESDAY_OPEN - 60_000)).toEqual(mondayClose);
   });
 
   it('quotes a spread around the price: bid below, ask above, the last trade at the price', async () => {
@@ -176,10 +212,13 @@ describe('the live market keeps the exchange calendar', () => {
     expect(market.facts(AAPL, aapl, WEDNESDAY_MIDDAY + 1_000).price).not.toBe(
       market.facts(AAPL, aapl, WEDNESDAY_MIDDAY).price,
     );
+    // The holiday keeps Wednesday's close (a session after the stored data, continued by the walk).
+    const wednesdayClose = market.facts(AAPL, aapl, WEDNESDAY_CLOSE);
+    expect(wednesdayClose.date).toBe('2026-11-25');
     for (const at of [THANKSGIVING, THANKSGIVING + 3_600_000]) {
       expect(market.tick(AAPL, aapl, at).trading).toBe(false);
-      expect(market.facts(AAPL, aapl, at)).toEqual(aapl.latest);
-      expect(await quotedPrice('AAPL', at)).toBe(roundPrice(aapl.latest.price, 'stock'));
+      expect(market.facts(AAPL, aapl, at)).toEqual(wednesdayClose);
+      expect(await quotedPrice('AAPL', at)).toBe(roundPrice(wednesdayClose.price, 'stock'));
       const { rows } = await stableAnswer(h, 'exchange-market-hours', { exchange: 'NASDAQ' }, key);
       expect(rows[0]?.isMarketOpen).toBe(false);
     }

@@ -15,6 +15,7 @@ import { embeddedDataDir, recordRunningServer } from './running-server.ts';
 import { serveHashedAsset } from './static-assets.ts';
 import { RenewalJob } from '../services/billing/renewals.ts';
 import { checkPaymentSettings } from '../services/billing/payment-provider.ts';
+import { joinKeyEvents } from '../services/key-events-relay.ts';
 import { registerStatusMonitor, StatusMonitor } from '../status/monitor.ts';
 import { statusProbes } from '../status/probes.ts';
 
@@ -266,7 +267,8 @@ export const INSTANCE_DRAIN_MS = 5_000;
 /**
  * One instance of the site, beside others on one PostgreSQL database (`npm run serve:site`). The status
  * probes and the renewals run in every instance and take a database lock per round, so each round runs once
- * however many instances there are; the data API it probes is DATA_API_INTERNAL_URL's.
+ * however many instances there are; the data API it probes is DATA_API_INTERNAL_URL's. With REDIS_URL, the
+ * keys it revokes and the accounts it blocks are announced to every data API instance.
  */
 export async function serveSite(
   options: SiteOptions & { host: string; port: number },
@@ -280,6 +282,7 @@ export async function serveSite(
   const own = probeUrl(options.host, port);
   const status = startStatusMonitor(own, internalDataApiUrl());
   const renewals = startRenewalJob(own);
+  const leaveKeyEvents = joinKeyEvents(readConfig().redisUrl);
   await fetch(`${own}/__warm-up`).catch(() => undefined);
   setServingState('serving');
   return {
@@ -288,6 +291,7 @@ export async function serveSite(
       await beginDrain(drainMs);
       await Promise.all([stopStatusMonitor(status), renewals.stop()]);
       await closeServer(site);
+      await leaveKeyEvents();
       await closeSharedDataApi();
       await closeDatabase();
     },
@@ -303,6 +307,8 @@ export async function serveDataApi(options: { host: string; port: number }): Pro
   // The symbol directory takes a second or two to load at a full market's size: before the first caller.
   await api.directory.get();
   const dataApi = await startDataApi(options.host, options.port, api);
+  // Keys revoked and accounts blocked through any site instance stop here at once.
+  const leaveKeyEvents = joinKeyEvents(readConfig().redisUrl);
   setServingState('serving');
   return {
     url: displayUrl(options.host, dataApi.port),
@@ -310,6 +316,7 @@ export async function serveDataApi(options: { host: string; port: number }): Pro
       await beginDrain(drainMs);
       api.streams.close();
       await closeServer(dataApi.server);
+      await leaveKeyEvents();
       await closeSharedDataApi();
       await closeDatabase();
     },

@@ -1,3 +1,4 @@
+import { shiftIsoDays } from '../../../lib/iso-date.ts';
 import type { AssetType, Security } from '../../db/schema.ts';
 import {
   latestExtendedSpan,
@@ -21,8 +22,10 @@ import { hashString } from './seed/random.ts';
  * step is found by halving the session, each midpoint drawn from a hash of (seed, symbol, day, midpoint), so
  * any instant costs about 17 draws and no state. A session whose daily bar is stored walks from the bar's
  * open to its close (and stays within its high and low), so the live price ends the session on the stored
- * close; a session past the stored data walks freely around the last stored close. Mutual funds do not walk:
- * their price is the latest net asset value struck after a session's close.
+ * close. Sessions past the stored data continue the walk: each starts at the close the one before it ended
+ * on (the first at the last stored close) and ends on a close drawn from (seed, symbol, day), which the
+ * price then keeps until the next session opens. Mutual funds do not walk: their price is the latest net
+ * asset value struck after a session's close.
  */
 
 /** The walk's step: prices change once a second. */
@@ -161,6 +164,26 @@ interface Walk {
   ceiling: number;
 }
 
+/** A session after the stored data: its day, span, opening price and closing log price. */
+interface ContinuedSession {
+  day: string;
+  span: TimeSpan;
+  /** The price it opens at: the close before it, exactly. */
+  open: number;
+  /** The log of the price it closes at. */
+  end: number;
+}
+
+/** The sessions after a symbol's stored data, in day order, computed as far as they have been asked for. */
+interface Continuation {
+  /** The last calendar day looked at. */
+  through: string;
+  sessions: ContinuedSession[];
+}
+
+/** How far past its stored data a symbol's sessions are continued (older ones restart from the stored close). */
+const CONTINUATION_DAYS = 400;
+
 /** The step of an instant within a span (the last step that has begun). */
 function stepOf(span: TimeSpan, at: number): number {
   return Math.floor((Math.min(at, span.end) - span.start) / LIVE_STEP_MS);
@@ -170,6 +193,7 @@ function stepOf(span: TimeSpan, at: number): number {
 export class LiveMarket {
   readonly seed: number;
   private readonly ranges = new Map<string, { upTo: number; high: number; low: number }>();
+  private readonly continuations = new Map<string, Continuation>();
 
   constructor(options: { seed?: number } = {}) {
     this.seed = options.seed ?? LIVE_MARKET_SEED;
@@ -217,7 +241,7 @@ export class LiveMarket {
     security: Pick<Security, 'symbol' | 'assetType' | 'exchange'>,
     stored: StoredQuote,
     at: number,
-  ): { walk: Walk; facts: QuoteFacts; pinned: boolean } | null {
+  ): { walk: Walk; facts: QuoteFacts; pinned: boolean; open: number } | null {
     // A mutual fund does not trade: its price is the net asset value struck once a day after the close.
     if (security.assetType === 'fund') return null;
     const volatility = DAILY_VOLATILITY[security.assetType];
@@ -235,29 +259,128 @@ export class LiveMarket {
         volatility,
         range,
       );
-      return { walk, facts: latest, pinned: true };
+      return { walk, facts: latest, pinned: true, open: latest.open };
     }
     const today = marketDay(security, at);
-    if (today <= latest.date) return null;
-    const span = sessionSpan(security, today);
-    if (span === null || at < span.start || at >= span.end || latest.price <= 0) return null;
-    const walk = this.walk(security, today, 'session', span, latest.price, null, volatility, null);
-    return { walk, facts: latest, pinned: false };
+    if (today <= latest.date || latest.price <= 0) return null;
+    const session = this.continuedSession(security, stored, today);
+    if (session === null || at < session.span.start || at >= session.span.end) return null;
+    const walk = this.continuedWalk(security, session);
+    return { walk, facts: latest, pinned: false, open: session.open };
+  }
+
+  /** The walk of a session after the stored data, between the ends the continuation drew for it. */
+  private continuedWalk(security: Pick<Security, 'symbol' | 'assetType'>, session: ContinuedSession): Walk {
+    const volatility = DAILY_VOLATILITY[security.assetType];
+    const { day, span, open, end } = session;
+    return this.walk(security, day, 'session', span, open, Math.exp(end), volatility, null);
   }
 
   /**
-   * The facts that hold before a stored bar's session opens: the bar before it. A mutual fund's bar is
-   * its net asset value, known once the session has closed.
+   * The sessions after the stored data up to a day (inclusive), each opening at the close of the one before
+   * and closing on a drawn move of one day's volatility. Computed once per symbol and day, then kept.
+   */
+  private continuation(
+    security: Pick<Security, 'symbol' | 'assetType' | 'exchange'>,
+    stored: StoredQuote,
+    day: string,
+  ): ContinuedSession[] {
+    const { latest } = stored;
+    const id = `${security.symbol}|${latest.date}|${String(latest.price)}`;
+    let known = this.continuations.get(id);
+    const earliest = shiftIsoDays(day, -CONTINUATION_DAYS);
+    if (known === undefined || known.through < earliest) {
+      if (this.continuations.size > 20_000) this.continuations.clear();
+      const first = latest.date < earliest ? earliest : latest.date;
+      known = { through: first, sessions: [] };
+      this.continuations.set(id, known);
+    }
+    const volatility = DAILY_VOLATILITY[security.assetType];
+    while (known.through < day) {
+      const next = shiftIsoDays(known.through, 1);
+      const span = sessionSpan(security, next);
+      if (span !== null) {
+        const before = known.sessions.at(-1);
+        const open = before === undefined ? latest.price : Math.exp(before.end);
+        const end = Math.log(open) + volatility * normal(this.key(security.symbol, next, 'session'), 0);
+        known.sessions.push({ day: next, span, open, end });
+      }
+      known.through = next;
+    }
+    return known.sessions;
+  }
+
+  /** A day's session after the stored data, or null when the market does not trade that day. */
+  private continuedSession(
+    security: Pick<Security, 'symbol' | 'assetType' | 'exchange'>,
+    stored: StoredQuote,
+    day: string,
+  ): ContinuedSession | null {
+    const sessions = this.continuation(security, stored, day);
+    for (let index = sessions.length - 1; index >= 0; index -= 1) {
+      const session = sessions[index];
+      if (session === undefined || session.day < day) return null;
+      if (session.day === day) return session;
+    }
+    return null;
+  }
+
+  /** The latest session after the stored data that has closed by an instant, if any. */
+  private closedContinuedSession(
+    security: Pick<Security, 'symbol' | 'assetType' | 'exchange'>,
+    stored: StoredQuote,
+    at: number,
+  ): ContinuedSession | null {
+    const today = marketDay(security, at);
+    if (today <= stored.latest.date || stored.latest.price <= 0) return null;
+    const sessions = this.continuation(security, stored, today);
+    for (let index = sessions.length - 1; index >= 0; index -= 1) {
+      const session = sessions[index];
+      if (session !== undefined && session.day <= today && session.span.end <= at) return session;
+    }
+    return null;
+  }
+
+  /**
+   * The facts that hold outside a session: the close of the latest session after the stored data, once one
+   * has closed; otherwise the latest stored bar, or the bar before it until the latest bar's session opens.
+   * A mutual fund's bar is its net asset value, known once the session has closed.
    */
   private resting(
-    security: Pick<Security, 'exchange' | 'assetType'>,
+    security: Pick<Security, 'symbol' | 'exchange' | 'assetType'>,
     stored: StoredQuote,
     at: number,
   ): QuoteFacts {
+    if (security.assetType !== 'fund') {
+      const closed = this.closedContinuedSession(security, stored, at);
+      if (closed !== null) return this.continuedClose(security, stored.latest, closed);
+    }
     const span = sessionSpan(security, stored.latest.date);
     const known = span === null ? null : security.assetType === 'fund' ? span.end : span.start;
     const notYet = known !== null ? at < known : marketDay(security, at) < stored.latest.date;
     return notYet && stored.earlier !== null ? stored.earlier : stored.latest;
+  }
+
+  /** The facts a closed session after the stored data leaves: its close, open and whole day's range. */
+  private continuedClose(
+    security: Pick<Security, 'symbol' | 'assetType'>,
+    latest: QuoteFacts,
+    session: ContinuedSession,
+  ): QuoteFacts {
+    const walk = this.continuedWalk(security, session);
+    const { open } = session;
+    const price = this.walkPrice(walk, walk.steps);
+    const range = this.dayRange(walk, walk.steps, open, price);
+    return {
+      ...latest,
+      date: session.day,
+      price,
+      open,
+      previousClose: open,
+      dayHigh: range.high,
+      dayLow: range.low,
+      volume: latest.averageVolume,
+    };
   }
 
   /** The highest and lowest price of a walk up to a step, sampled on a five-minute grid (cached per walk). */
@@ -286,12 +409,12 @@ export class LiveMarket {
   ): QuoteFacts {
     const moving = this.sessionWalk(security, stored, at);
     if (moving === null) return this.resting(security, stored, at);
-    const { walk, facts, pinned } = moving;
+    const { walk, facts, pinned, open } = moving;
     const step = stepOf(walk.span, at);
     const price = this.walkPrice(walk, step);
     const elapsed = step / walk.steps;
     if (pinned) {
-      const range = this.dayRange(walk, step, facts.open, price);
+      const range = this.dayRange(walk, step, open, price);
       return {
         ...facts,
         price,
@@ -300,12 +423,12 @@ export class LiveMarket {
         volume: Math.round(facts.volume * elapsed),
       };
     }
-    const range = this.dayRange(walk, step, facts.price, price);
+    const range = this.dayRange(walk, step, open, price);
     return {
       ...facts,
       price,
-      open: facts.price,
-      previousClose: facts.price,
+      open,
+      previousClose: open,
       dayHigh: range.high,
       dayLow: range.low,
       volume: Math.round(facts.averageVolume * elapsed),
@@ -364,8 +487,17 @@ export class LiveMarket {
     const volatility = DAILY_VOLATILITY[security.assetType] * EXTENDED_VOLATILITY_SHARE;
     const { latest, earlier } = stored;
     let walk: Walk;
+    const continued = span.day > latest.date ? this.continuedSession(security, stored, span.day) : null;
     if (span.window === 'pre' && latest.date === span.day && earlier !== null) {
       walk = this.walk(security, span.day, 'pre', span, earlier.price, latest.open, volatility, null);
+    } else if (continued !== null && latest.price > 0) {
+      // After the stored data: pre-market walks from the previous close to the open (the same price, as the
+      // continued session opens where the one before closed); after-hours walk freely from the close.
+      const { open } = continued;
+      walk =
+        span.window === 'pre'
+          ? this.walk(security, span.day, 'pre', span, open, open, volatility, null)
+          : this.walk(security, span.day, 'post', span, Math.exp(continued.end), null, volatility, null);
     } else {
       const base = latest.date <= span.day ? latest : (earlier ?? latest);
       if (base.price <= 0) return null;

@@ -176,11 +176,22 @@ export function addWeekdays(day: number, count: number): number {
   return d;
 }
 
-/** The latest weekday on or before a moment (UTC): the default "as of" date of a generated data set. */
+/** The latest weekday on or before a moment (UTC). */
 export function latestWeekday(now: Date): string {
   let day = Math.floor(now.getTime() / DAY_MS);
   while (weekday(day) === 0 || weekday(day) === 6) day -= 1;
   return fromDay(day);
+}
+
+/**
+ * The latest weekday whose every daily bar is final at a moment: the default "as of" date of a generated
+ * data set. A UTC day's last session (crypto's, which closes at midnight UTC; New York's ends at 21:00 UTC
+ * or earlier) is over only once the next UTC day begins, so today is never settled. Seeding "as of" today
+ * would store the final bar of a session still in progress and hand it to the end-of-day endpoints hours
+ * early; the live market instead walks today's sessions from the last stored close.
+ */
+export function latestSettledWeekday(now: Date): string {
+  return latestWeekday(new Date(now.getTime() - DAY_MS));
 }
 
 /** Index of the last element ≤ value in a sorted array, or -1. */

@@ -33,7 +33,7 @@ import { revenueSegments } from '../../../db/market-schema-stmts.ts';
 import { cotReports, esgDisclosures, priceTargetNews } from '../../../db/market-schema-research.ts';
 import { earningsRows, estimateRows, gradeRows, priceTargetRow } from './analysts.ts';
 import { acceptsBinaryArrays, canSkipTriggers, inTransaction, suspendIndexes } from './bulk.ts';
-import { fromDay, latestWeekday, toDay } from './calendar.ts';
+import { fromDay, latestSettledWeekday, toDay } from './calendar.ts';
 import { companyIds, executiveRows, profileRow, type ExecutiveRow, type ProfileRow } from './company.ts';
 import { COMPANY_FACT_TABLES, seedCompanyFacts } from './company-facts.ts';
 import { economicIndicatorRows, TREASURY_MATURITIES, treasuryCurve, type TreasuryCurve } from './economy.ts';
@@ -91,7 +91,7 @@ const TAIL_HISTORY_YEARS = 1;
 export interface SeedOptions {
   scale?: Scale;
   seed?: number;
-  /** YYYY-MM-DD; defaults to the latest weekday on or before today (UTC). */
+  /** YYYY-MM-DD; defaults to the latest weekday before today (UTC), whose sessions have all closed. */
   asOf?: string;
   /** Delete existing market data first (account data is never touched). */
   replace?: boolean;
@@ -160,7 +160,7 @@ function resolveOptions(options: SeedOptions): { scale: Scale; seed: number; asO
   const seed = options.seed ?? DEMO_SEED;
   if (!Number.isSafeInteger(seed) || seed < 0)
     throw new Error(`the seed must be a non-negative integer, got ${seed}`);
-  const asOf = options.asOf ?? latestWeekday(new Date());
+  const asOf = options.asOf ?? latestSettledWeekday(new Date());
   const asOfDay = toDay(asOf);
   if (asOfDay < EARLIEST_AS_OF_DAY)
     throw new Error(`the "as of" date must be ${EARLIEST_AS_OF} or later, got ${asOf}`);
