@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { startProfiler, type ProfileSummary } from './bench/cpu-profile.ts';
 import { runLoadInChild, type LoadResult } from './bench/load-generator.ts';
 import { measureStreamDelivery, streamReport } from './bench/stream.ts';
+import { instancesFailures, instancesHeading, instancesTable, measureInstances } from './bench/instances.ts';
 import { measureSearchSpeed, SEARCH_TARGET_MS, searchSpeedTable } from './bench/search-speed.ts';
 import {
   adminUsersHeading,
@@ -55,6 +56,8 @@ import { ensureBuild, launchProduction, type Launched } from './launch.ts';
  * --users-only (the admin users list only; no site is built or started), --stream-only (the websocket streams only: 1,000 subscribers, p50/p99 delivery delay), --bulk-only (every part of
  * profile-bulk over 70,000 securities through the HTTP server, with the server's memory rise, then every
  * other bulk file once over the same securities; no site),
+ * --instances-only (the data API's throughput with one and with two `serve:data-api` instances behind a
+ * round-robin balancer, on PostgreSQL and Redis; no site),
  * --runs (Lighthouse runs per page); --listings, --search-rounds and --rate go to the API benchmark.
  */
 
@@ -80,6 +83,7 @@ const OWN_FLAGS = new Set([
   'users-only',
   'stream-only',
   'bulk-only',
+  'instances-only',
   'runs',
 ]);
 
@@ -98,6 +102,8 @@ interface Options {
   streamOnly: boolean;
   /** Only the bulk download section (no site). */
   bulkOnly: boolean;
+  /** Only the data API with one and two instances behind a balancer (no site). */
+  instancesOnly: boolean;
   /** Lighthouse runs per page in the page-speed section. */
   runs: number;
   /** The flags handed to the data API benchmark, as given. */
@@ -141,6 +147,7 @@ function parseOptions(argv: string[]): Options {
       'users-only': { type: 'boolean', default: false },
       'stream-only': { type: 'boolean', default: false },
       'bulk-only': { type: 'boolean', default: false },
+      'instances-only': { type: 'boolean', default: false },
       runs: { type: 'string', default: '3' },
       listings: { type: 'string' },
       'search-rounds': { type: 'string' },
@@ -166,10 +173,11 @@ function parseOptions(argv: string[]): Options {
     values['users-only'],
     values['stream-only'],
     values['bulk-only'],
+    values['instances-only'],
   ];
   if (sections.filter(Boolean).length > 1) {
     throw new Error(
-      '--pages-only, --speed-only, --viewers-only, --users-only, --stream-only and --bulk-only each run a single section: give one of them',
+      '--pages-only, --speed-only, --viewers-only, --users-only, --stream-only, --bulk-only and --instances-only each run a single section: give one of them',
     );
   }
   const runs = number('runs', values.runs, 1);
@@ -186,6 +194,7 @@ function parseOptions(argv: string[]): Options {
     usersOnly: values['users-only'],
     streamOnly: values['stream-only'],
     bulkOnly: values['bulk-only'],
+    instancesOnly: values['instances-only'],
     runs,
     apiArgs,
   };
@@ -419,6 +428,27 @@ async function benchBulkDownload(options: Options): Promise<void> {
   console.log(`\nBulk downloads took ${fixed((performance.now() - started) / 1000, 1)} s.`);
 }
 
+/**
+ * The instances section: the data API's throughput with one and with two instances behind a balancer, on
+ * PostgreSQL and Redis; answers the failed requests, if any.
+ */
+async function benchInstances(options: Options, postgresUrl: string | undefined): Promise<string[]> {
+  const started = performance.now();
+  await busyBeforeSection('data API instances');
+  const result = await measureInstances({
+    postgresUrl,
+    connections: options.connections,
+    durationMs: options.durationMs,
+    warmupMs: options.warmupMs,
+  });
+  console.log(`\n${instancesHeading(result)}\n`);
+  if (result.skipped !== undefined) console.log(`Skipped: ${result.skipped}.`);
+  else console.log(instancesTable(result));
+  if (options.json) console.log(JSON.stringify({ instances: result }, null, 2));
+  console.log(`\nData API instances took ${fixed((performance.now() - started) / 1000, 1)} s.`);
+  return instancesFailures(result);
+}
+
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   // Read before the site's settings below take DATABASE_URL away from this process.
@@ -434,6 +464,11 @@ async function main(): Promise<number> {
   if (options.bulkOnly) {
     await benchBulkDownload(options);
     return 0;
+  }
+  if (options.instancesOnly) {
+    const failed = await benchInstances(options, postgresUrl);
+    for (const failure of failed) console.error(`!!! ${failure}`);
+    return failed.length > 0 ? 1 : 0;
   }
   // The production build on ports of its own, over a throwaway database with the small demo set.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-data-'));
@@ -536,6 +571,7 @@ async function main(): Promise<number> {
     await benchAdminUsers(options, postgresUrl);
     await benchStream();
     await benchBulkDownload(options);
+    failures.push(...(await benchInstances(options, postgresUrl)));
   }
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

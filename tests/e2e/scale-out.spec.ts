@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -8,7 +8,8 @@ import { openDatabase, type Database } from '../../src/server/db/client.ts';
 import { pricePlans, statusChecks, users } from '../../src/server/db/schema.ts';
 import { BLOCKED_KEY_MESSAGE } from '../../src/server/data-api/access.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
-import { RoundRobinProxy } from './round-robin-proxy.ts';
+import { InstanceProcess as Instance } from '../../scripts/instance-process.ts';
+import { RoundRobinProxy } from '../../scripts/bench/round-robin-proxy.ts';
 import { freePort } from '../integration/free-port.ts';
 
 /*
@@ -45,56 +46,6 @@ function refreshCookieOf(res: Response): string {
 /** A refresh through one site address with a refresh token, as the browser's cookie carries it. */
 function refreshThrough(site: string, refreshToken: string): Promise<Response> {
   return fetch(`${site}/api/app/auth/refresh`, { headers: { cookie: `refreshToken=${refreshToken}` } });
-}
-
-/** One instance process, which can be stopped and started again on the same port. */
-class Instance {
-  child: ChildProcess | undefined;
-  output = '';
-
-  readonly role: 'site' | 'data-api';
-  readonly port: number;
-  private readonly env: Record<string, string>;
-
-  constructor(role: 'site' | 'data-api', port: number, env: Record<string, string>) {
-    this.role = role;
-    this.port = port;
-    this.env = env;
-  }
-
-  async start(): Promise<void> {
-    this.output = '';
-    const child = spawn(process.execPath, ['scripts/serve.ts', this.role], {
-      env: {
-        ...process.env,
-        ...this.env,
-        ...(this.role === 'site' ? { PORT: String(this.port) } : { DATA_API_PORT: String(this.port) }),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    child.stdout.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    await expect.poll(() => this.output, { timeout: 90_000 }).toContain('instance ready');
-  }
-
-  /** SIGTERM, as an orchestrator stops an instance; resolves with the exit code. */
-  async stop(): Promise<number | null> {
-    const child = this.child;
-    if (child === undefined) return null;
-    if (child.exitCode !== null) return child.exitCode;
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const code = await Promise.race([
-      exited,
-      new Promise<'hung'>((r) => setTimeout(() => r('hung'), 30_000)),
-    ]);
-    if (code === 'hung') {
-      child.kill('SIGKILL');
-      throw new Error(`the ${this.role} instance on ${String(this.port)} did not stop:\n${this.output}`);
-    }
-    return code;
-  }
 }
 
 test.describe('the product scaled out to two instances of each server', () => {

@@ -1,11 +1,13 @@
-import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
+import { Agent, request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A small HTTP load balancer for the scale-out stories, as any balancer in front of several instances
- * behaves: requests go round-robin to the instances whose readiness answers 200 (polled every 100 ms), and
- * a request whose instance refused or dropped the connection before answering is sent to the next one.
- * Every request gets a connection of its own, so a stopping instance's idle connections never matter.
+ * A small HTTP load balancer for the scale-out story and the instances benchmark, as any balancer in front
+ * of several instances behaves: requests go round-robin to the instances whose readiness answers 200 (polled
+ * every 100 ms), and a request whose instance refused or dropped the connection before answering is sent to
+ * the next one. By default every request gets a connection of its own, so a stopping instance's idle
+ * connections never matter; with `keepAlive` (the benchmark, where no instance stops) connections to the
+ * instances are reused, as a production balancer's are.
  */
 export class RoundRobinProxy {
   private readonly ready: boolean[];
@@ -15,11 +17,13 @@ export class RoundRobinProxy {
 
   private readonly ports: readonly number[];
   private readonly readyPath: string;
+  private readonly agent: Agent | false;
 
-  constructor(ports: readonly number[], readyPath: string) {
+  constructor(ports: readonly number[], readyPath: string, options: { keepAlive?: boolean } = {}) {
     this.ports = ports;
     this.readyPath = readyPath;
     this.ready = ports.map(() => false);
+    this.agent = options.keepAlive === true ? new Agent({ keepAlive: true, maxSockets: 256 }) : false;
   }
 
   /** Whether each instance passed its last readiness check, in the order given. */
@@ -64,6 +68,7 @@ export class RoundRobinProxy {
     clearInterval(this.poll);
     const server = this.server;
     if (server !== undefined) await new Promise((resolve) => server.close(resolve));
+    if (this.agent !== false) this.agent.destroy();
   }
 
   private check(port: number): Promise<boolean> {
@@ -116,8 +121,11 @@ export class RoundRobinProxy {
             port,
             method: req.method,
             path: req.url,
-            headers: { ...req.headers, connection: 'close' },
-            agent: false,
+            headers:
+              this.agent === false
+                ? { ...req.headers, connection: 'close' }
+                : { ...req.headers, connection: 'keep-alive' },
+            agent: this.agent,
           },
           (res) => {
             const parts: Buffer[] = [];
