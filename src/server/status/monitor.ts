@@ -65,6 +65,8 @@ export interface StatusMonitorOptions {
   database?: () => Promise<Database>;
   /** Default STATUS_PROBE_INTERVAL_MS. */
   intervalMs?: number;
+  /** How long a probe may take before its component counts as down (default 5 s). */
+  probeTimeoutMs?: number;
   now?: () => number;
   log?: (line: string) => void;
 }
@@ -101,6 +103,7 @@ export function overallState(
  */
 export class StatusMonitor {
   readonly intervalMs: number;
+  private readonly probeTimeoutMs: number;
   private readonly probes: readonly StatusProbe[];
   private readonly database: () => Promise<Database>;
   private readonly now: () => number;
@@ -121,6 +124,7 @@ export class StatusMonitor {
     this.probes = options.probes ?? [];
     this.database = options.database ?? getDatabase;
     this.intervalMs = options.intervalMs ?? statusProbeIntervalMs();
+    this.probeTimeoutMs = options.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
     this.schedule = new Repeat(this.intervalMs, () => this.runRound());
     this.now = options.now ?? Date.now;
     this.log = options.log ?? ((line) => console.warn(line));
@@ -148,7 +152,7 @@ export class StatusMonitor {
   /** One probe, timed; a probe that throws or outlasts its time limit finds the component down. */
   private async probeOne(probe: StatusProbe, checkedAt: Date): Promise<CheckResult> {
     const started = performance.now();
-    const finding = await withTimeout(probe.run(), PROBE_TIMEOUT_MS, probe.component).catch(
+    const finding = await withTimeout(probe.run(), this.probeTimeoutMs, probe.component).catch(
       (error: unknown) => ({ state: 'down' as const, detail: redactSecrets(rootCause(error)) }),
     );
     const latencyMs = Math.round(performance.now() - started);
