@@ -139,6 +139,42 @@ test.describe('the admin console', () => {
     await expect(page.getByRole('link', { name: 'View as this user' })).toHaveCount(0);
   });
 
+  test('an error a page does not catch reaches the error log once, with its page and without the key it named', async ({
+    page,
+    browser,
+  }) => {
+    const visitor = await browser.newPage();
+    await openPage(visitor, '/developer/docs/quickstart');
+    const marker = `The chart could not be drawn (${String(Date.now())})`;
+    const key = `tlk_${'Q'.repeat(38)}`;
+    const sent: string[] = [];
+    visitor.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/log') sent.push(request.postData() ?? '');
+    });
+    const stored = visitor.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/log');
+    // Thrown twice from a timer, as a failing script throws: nothing catches it.
+    await visitor.evaluate((message) => {
+      for (const delay of [0, 50]) {
+        setTimeout(() => {
+          throw new Error(message);
+        }, delay);
+      }
+    }, `${marker} with ${key}`);
+    expect((await stored).status()).toBe(201);
+    await visitor.waitForTimeout(300);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).not.toContain(key);
+    await visitor.close();
+
+    await openConsole(page, admin, '/developer/docs/admin/errors');
+    const report = page.getByRole('listitem').filter({ hasText: marker });
+    await expect(report).toHaveCount(1);
+    await report.getByText(marker).first().click();
+    await expect(report.getByText('page /developer/docs/quickstart')).toBeVisible();
+    await expect(report.getByText('browser: uncaught error').first()).toBeVisible();
+    await expect(report.getByLabel('Stack trace')).toContainText(`${marker} with [redacted]`);
+  });
+
   test('an ordinary user who opens the console lands on the home page', async ({ page, request }) => {
     const user = await createAccount(request, { verified: true });
     await openPage(page, '/');

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { STACK_TRACE_LIMIT } from '../../lib/error-reports.ts';
 import {
   boolean,
   check,
@@ -67,8 +68,8 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** SPEC §7 and §9: the debug logger accepts stack traces of at most 3000 characters. */
-export const STACK_TRACE_LIMIT = 3000;
+/** SPEC §7 and §9: the debug logger accepts stack traces of at most 3000 characters (as browsers cut them). */
+export { STACK_TRACE_LIMIT };
 
 /** The catalogue the pricing page shows; users.plan_code points here so an account never holds an unknown plan. */
 export const pricePlans = pgTable(

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { CUT_MARKER } from '../../lib/error-reports.ts';
 import { redactSecrets } from '../auth/tokens.ts';
 import type { Db } from '../db/client.ts';
 import { clientErrors, STACK_TRACE_LIMIT, type ClientError } from '../db/schema.ts';
@@ -30,8 +31,8 @@ export function characterCount(value: string): number {
   return value.length - surrogatePairs;
 }
 
-/** Ends a stack trace that was longer than the limit, so nobody mistakes it for the whole trace. */
-export const CUT_MARKER = ' …[cut]';
+/** Ends a stack trace that was longer than the limit (as a browser cuts it), so nobody mistakes it for the whole trace. */
+export { CUT_MARKER };
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f]|\r|\n/g;

@@ -1,5 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import {
+  API_KEY_BODY_LENGTH as BODY_LENGTH,
+  API_KEY_CHECKSUM_LENGTH as CHECKSUM_LENGTH,
+  API_KEY_PREFIX,
+} from '../../lib/redact.ts';
 
 /*
  * The shape of the data API's keys, as GitHub's and Stripe's tokens have one: a fixed prefix that
@@ -8,14 +13,10 @@ import { crc32 } from 'node:zlib';
  * this shape (43 base64url characters) keep working; only keys that carry the prefix are checked.
  */
 
-/** What every new key starts with; fixed for good, as scanners' patterns rely on it. */
-export const API_KEY_PREFIX = 'tlk_';
+/** What every new key starts with (shared with the redactor, which finds keys in logs by it). */
+export { API_KEY_PREFIX };
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** Random characters of the body: 32 of 62 symbols, about 190 bits. */
-const BODY_LENGTH = 32;
-/** The checksum's characters: CRC-32 of the body in base 62, zero-padded. */
-const CHECKSUM_LENGTH = 6;
 
 /** The length of every new key. */
 export const API_KEY_LENGTH = API_KEY_PREFIX.length + BODY_LENGTH + CHECKSUM_LENGTH;
