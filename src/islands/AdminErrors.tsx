@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { Fragment, useEffect, useId, type ReactNode } from 'react';
 import { adminUserHref } from '../lib/admin.ts';
-import { errorHeadline, traceLines } from '../lib/admin-console.ts';
+import { errorHeadline, reportOrigin, traceLines } from '../lib/admin-console.ts';
 import { formatDate, formatDateTime, formatNumber } from '../lib/format.ts';
 import { $staffConfirmed } from '../lib/stores/admin-console.ts';
 import {
@@ -30,8 +30,9 @@ function When({ at }: { at: string }): ReactNode {
 
 /** One report read in full: where it came from and its whole stack trace. */
 function ReportBody({ report }: { report: ClientErrorReport }): ReactNode {
+  const origin = reportOrigin(report.server);
   const facts: [string, string][] = [
-    ['Server', report.server],
+    [origin.label, origin.value],
     ['Cron', report.cron],
     ['Fargate', report.fargate],
     ['Channel', report.discordChannel],

@@ -219,6 +219,16 @@ export function errorHeadline(type: string, stackTrace: string): string {
   return first === '' ? type : first;
 }
 
+/**
+ * Where a report came from, as the console labels it: a page's own report (`server` is `page <path>`, as
+ * the pages send it) reads as its page; any other sender's `server` as the server it names.
+ */
+export function reportOrigin(server: string): { label: 'Page' | 'Server'; value: string } {
+  return server.startsWith('page /')
+    ? { label: 'Page', value: server.slice('page '.length) }
+    : { label: 'Server', value: server };
+}
+
 /** A reply to a message by email, its subject naming what is answered. */
 export function replyHref(email: string, subject: string): string {
   return `mailto:${email}?subject=${encodeURIComponent(subject)}`;

@@ -170,7 +170,10 @@ test.describe('the admin console', () => {
     const report = page.getByRole('listitem').filter({ hasText: marker });
     await expect(report).toHaveCount(1);
     await report.getByText(marker).first().click();
-    await expect(report.getByText('page /developer/docs/quickstart')).toBeVisible();
+    await expect(report.getByRole('term').filter({ hasText: /^Page$/ })).toBeVisible();
+    await expect(
+      report.getByRole('definition').filter({ hasText: /^\/developer\/docs\/quickstart$/ }),
+    ).toBeVisible();
     await expect(report.getByText('browser: uncaught error').first()).toBeVisible();
     await expect(report.getByLabel('Stack trace')).toContainText(`${marker} with [redacted]`);
   });

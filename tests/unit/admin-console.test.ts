@@ -8,6 +8,7 @@ import {
   firstOrder,
   planName,
   replyHref,
+  reportOrigin,
   shares,
   traceLines,
   userSearchFromParams,
@@ -121,6 +122,12 @@ describe('browser reports in the console', () => {
       'TypeError: x is undefined',
     );
     expect(errorHeadline('unhandledrejection', '')).toBe('unhandledrejection');
+  });
+
+  it('labels a page’s own report by its page, and any other by the server it names', () => {
+    expect(reportOrigin('page /chart/AAPL')).toEqual({ label: 'Page', value: '/chart/AAPL' });
+    expect(reportOrigin('web-3')).toEqual({ label: 'Server', value: 'web-3' });
+    expect(reportOrigin('')).toEqual({ label: 'Server', value: '' });
   });
 });
 
