@@ -128,6 +128,12 @@ describe('the live market simulator', () => {
     expect(firstPost).toMatchObject({ window: 'post', price: roundPrice(mondayClose.price, 'stock') });
     // A fresh simulator (another process) tells the same closes.
     expect(new LiveMarket().facts(AAPL, aapl, TUESDAY_OPEN - 60_000)).toEqual(mondayClose);
+    // However long a process has run: one asked about a day 300 days on, then 500 days on, agrees with a
+    // process that starts at the later day.
+    const longRunning = new LiveMarket();
+    longRunning.facts(AAPL, aapl, Date.parse('2027-09-16T17:00:00Z'));
+    const muchLater = Date.parse('2028-04-04T17:00:00Z');
+    expect(longRunning.facts(AAPL, aapl, muchLater)).toEqual(new LiveMarket().facts(AAPL, aapl, muchLater));
   });
 
   it('quotes a spread around the price: bid below, ask above, the last trade at the price', async () => {

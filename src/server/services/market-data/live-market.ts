@@ -1,4 +1,4 @@
-import { shiftIsoDays } from '../../../lib/iso-date.ts';
+import { isoDaysBetween, shiftIsoDays } from '../../../lib/iso-date.ts';
 import type { AssetType, Security } from '../../db/schema.ts';
 import {
   latestExtendedSpan,
@@ -181,7 +181,10 @@ interface Continuation {
   sessions: ContinuedSession[];
 }
 
-/** How far past its stored data a symbol's sessions are continued (older ones restart from the stored close). */
+/**
+ * How many days one chain of sessions after the stored data runs; the next chain starts again from the
+ * stored close, so no instant needs more than this many days computed.
+ */
 const CONTINUATION_DAYS = 400;
 
 /** The step of an instant within a span (the last step that has begun). */
@@ -286,13 +289,14 @@ export class LiveMarket {
     day: string,
   ): ContinuedSession[] {
     const { latest } = stored;
-    const id = `${security.symbol}|${latest.date}|${String(latest.price)}`;
+    // Eras of CONTINUATION_DAYS after the stored data, each starting again from the stored close: a day's
+    // chain then depends on the day alone, not on how long this process has run.
+    const era = Math.max(0, Math.floor((isoDaysBetween(latest.date, day) - 1) / CONTINUATION_DAYS));
+    const id = `${security.symbol}|${latest.date}|${String(latest.price)}|${String(era)}`;
     let known = this.continuations.get(id);
-    const earliest = shiftIsoDays(day, -CONTINUATION_DAYS);
-    if (known === undefined || known.through < earliest) {
+    if (known === undefined) {
       if (this.continuations.size > 20_000) this.continuations.clear();
-      const first = latest.date < earliest ? earliest : latest.date;
-      known = { through: first, sessions: [] };
+      known = { through: shiftIsoDays(latest.date, era * CONTINUATION_DAYS), sessions: [] };
       this.continuations.set(id, known);
     }
     const volatility = DAILY_VOLATILITY[security.assetType];
@@ -316,13 +320,8 @@ export class LiveMarket {
     stored: StoredQuote,
     day: string,
   ): ContinuedSession | null {
-    const sessions = this.continuation(security, stored, day);
-    for (let index = sessions.length - 1; index >= 0; index -= 1) {
-      const session = sessions[index];
-      if (session === undefined || session.day < day) return null;
-      if (session.day === day) return session;
-    }
-    return null;
+    const session = this.continuation(security, stored, day).findLast((known) => known.day <= day);
+    return session?.day === day ? session : null;
   }
 
   /** The latest session after the stored data that has closed by an instant, if any. */
@@ -334,11 +333,7 @@ export class LiveMarket {
     const today = marketDay(security, at);
     if (today <= stored.latest.date || stored.latest.price <= 0) return null;
     const sessions = this.continuation(security, stored, today);
-    for (let index = sessions.length - 1; index >= 0; index -= 1) {
-      const session = sessions[index];
-      if (session !== undefined && session.day <= today && session.span.end <= at) return session;
-    }
-    return null;
+    return sessions.findLast((session) => session.day <= today && session.span.end <= at) ?? null;
   }
 
   /**
