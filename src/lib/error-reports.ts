@@ -17,7 +17,16 @@ export interface BrowserErrorReport {
   server: string;
 }
 
-function cut(text: string, limit: number): string {
+/** The limit of a report's short fields (server, cron, fargate, channel), in browser and server alike. */
+export const SHORT_FIELD_LIMIT = 200;
+
+/**
+ * At most `limit` characters, counted as code points (as the database counts them), the last ones replaced
+ * by the cut marker: the browser cuts a report so, and the server cuts whatever reaches it the same way.
+ */
+export function cutText(text: string, limit: number): string {
+  // A string of at most `limit` UTF-16 units has at most that many code points.
+  if (text.length <= limit) return text;
   const characters = Array.from(text);
   if (characters.length <= limit) return text;
   return characters
@@ -56,8 +65,8 @@ export function browserErrorReport(
 ): BrowserErrorReport {
   return {
     type: `browser: ${failure}`,
-    stackTrace: cut(redactSecrets(traceOf(value)), STACK_TRACE_LIMIT),
-    server: cut(redactSecrets(`page ${pagePath}`), 200),
+    stackTrace: cutText(redactSecrets(traceOf(value)), STACK_TRACE_LIMIT),
+    server: cutText(redactSecrets(`page ${pagePath}`), SHORT_FIELD_LIMIT),
   };
 }
 

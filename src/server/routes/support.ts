@@ -8,8 +8,9 @@ import { jsonBody, queryParams } from '../middleware/validate.ts';
 import { requireUser } from '../middleware/caller.ts';
 import { noStore } from '../middleware/security-headers.ts';
 import { logClientError } from '../services/client-errors.ts';
+import { SHORT_FIELD_LIMIT } from '../../lib/error-reports.ts';
 
-const short = z.string().trim().max(200);
+const short = z.string().trim().max(SHORT_FIELD_LIMIT);
 
 const logBody = z.strictObject({
   type: z.string().trim().min(1).max(100),

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { CUT_MARKER } from '../../lib/error-reports.ts';
+import { CUT_MARKER, cutText, SHORT_FIELD_LIMIT } from '../../lib/error-reports.ts';
 import { redactSecrets } from '../auth/tokens.ts';
 import type { Db } from '../db/client.ts';
 import { clientErrors, STACK_TRACE_LIMIT, type ClientError } from '../db/schema.ts';
@@ -25,12 +25,6 @@ export interface ClientErrorPage {
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 200;
 
-/** Length as Postgres counts it (code points), so this guard and the column check agree. */
-export function characterCount(value: string): number {
-  const surrogatePairs = value.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0;
-  return value.length - surrogatePairs;
-}
-
 /** Ends a stack trace that was longer than the limit (as a browser cuts it), so nobody mistakes it for the whole trace. */
 export { CUT_MARKER };
 
@@ -46,26 +40,14 @@ function escapeControlCharacters(value: string): string {
   });
 }
 
-/** At most `limit` characters (as the database counts them), the last ones replaced by the cut marker. */
-function cut(value: string, limit: number): string {
-  if (characterCount(value) <= limit) return value;
-  return Array.from(value)
-    .slice(0, limit - CUT_MARKER.length)
-    .join('')
-    .concat(CUT_MARKER);
-}
-
 /**
  * What a field of a browser's report may be stored as: credentials (tokens, JWTs, API keys) removed
  * by the one log redactor, control characters escaped, and cut to the field's limit. Redaction
  * comes first, so a secret cut in half is still recognised.
  */
 export function storableLogText(value: string, limit: number): string {
-  return cut(escapeControlCharacters(redactSecrets(value)), limit);
+  return cutText(escapeControlCharacters(redactSecrets(value)), limit);
 }
-
-/** The limit of the short fields (server, cron, fargate, channel), as the HTTP layer accepts them. */
-const SHORT_FIELD_LIMIT = 200;
 
 /**
  * Stores an error posted by a browser. The report is the browser's text, so it is cleaned first:
