@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 
 /** How long an instance may take to say it is ready (migrations, the symbol directory, the build check). */
 const START_TIMEOUT_MS = 90_000;
@@ -82,4 +82,33 @@ export class InstanceProcess {
     }
     return code;
   }
+}
+
+async function runStatement(url: string, statement: string): Promise<void> {
+  const { default: postgres } = await import('postgres');
+  const connection = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    await connection.unsafe(statement);
+  } finally {
+    await connection.end();
+  }
+}
+
+/**
+ * A PostgreSQL schema of their own for a set of instances (`env` names it with DATABASE_URL and
+ * DATABASE_SCHEMA), migrated and filled with the test-scale demo data by the project's own scripts, as an
+ * operator prepares a database before starting instances; throws with a script's output if it fails.
+ */
+export async function prepareInstanceSchema(env: Record<string, string>): Promise<void> {
+  const url = env.DATABASE_URL ?? '';
+  await runStatement(url, `create schema ${env.DATABASE_SCHEMA ?? ''}`);
+  for (const args of [['scripts/db-migrate.ts'], ['scripts/db-seed.ts', '--scale', 'test']]) {
+    const done = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, encoding: 'utf8' });
+    if (done.status !== 0) throw new Error(`${args.join(' ')} failed:\n${done.stdout}${done.stderr}`);
+  }
+}
+
+/** Drops the schema {@link prepareInstanceSchema} made, with everything in it. */
+export async function dropInstanceSchema(env: Record<string, string>): Promise<void> {
+  await runStatement(env.DATABASE_URL ?? '', `drop schema if exists ${env.DATABASE_SCHEMA ?? ''} cascade`);
 }

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,7 @@ import { createApiKey } from '../../src/server/services/api-keys.ts';
 import { readConfig } from '../../src/server/app/config.ts';
 import { freePort } from '../../tests/integration/free-port.ts';
 import { startAuthEmulator } from '../emulator.ts';
-import { InstanceProcess } from '../instance-process.ts';
+import { dropInstanceSchema, InstanceProcess, prepareInstanceSchema } from '../instance-process.ts';
 import { runLoadInChild, type LoadResult } from './load-generator.ts';
 import { processTreeCpuMs } from './machine.ts';
 import { RoundRobinProxy } from './round-robin-proxy.ts';
@@ -41,22 +40,6 @@ export interface InstancesOptions {
   connections?: number;
   durationMs?: number;
   warmupMs?: number;
-}
-
-async function admin(url: string, statement: string): Promise<void> {
-  const { default: postgres } = await import('postgres');
-  const connection = postgres(url, { max: 1, onnotice: () => undefined });
-  try {
-    await connection.unsafe(statement);
-  } finally {
-    await connection.end();
-  }
-}
-
-/** Runs a project script with the instances' environment; throws with its output if it fails. */
-function runScript(args: readonly string[], env: Record<string, string>): void {
-  const done = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, encoding: 'utf8' });
-  if (done.status !== 0) throw new Error(`${args.join(' ')} failed:\n${done.stdout}${done.stderr}`);
 }
 
 /**
@@ -94,10 +77,8 @@ export async function measureInstances(options: InstancesOptions): Promise<Insta
     HOST: '127.0.0.1',
   };
   const instances: InstanceProcess[] = [];
-  await admin(postgresUrl, `create schema ${schema}`);
   try {
-    runScript(['scripts/db-migrate.ts'], env);
-    runScript(['scripts/db-seed.ts', '--scale', 'test'], env);
+    await prepareInstanceSchema(env);
     const database = openDatabase({
       url: postgresUrl,
       schema,
@@ -149,7 +130,11 @@ export async function measureInstances(options: InstancesOptions): Promise<Insta
       );
       const url = new URL(await balancer.start());
       try {
-        while (!balancer.readiness().every(Boolean)) await new Promise((resolve) => setTimeout(resolve, 50));
+        const deadline = Date.now() + 10_000;
+        while (!balancer.readiness().every(Boolean)) {
+          if (Date.now() > deadline) throw new Error('the balancer found an instance not ready for 10 s');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         const cpuBefore = serving.map((instance) => processTreeCpuMs(instance.child?.pid ?? 0));
         const ownBefore = process.cpuUsage();
         const started = performance.now();
@@ -181,7 +166,7 @@ export async function measureInstances(options: InstancesOptions): Promise<Insta
   } finally {
     await Promise.allSettled(instances.map((instance) => instance.stop()));
     await emulator.stop();
-    await admin(postgresUrl, `drop schema if exists ${schema} cascade`);
+    await dropInstanceSchema(env);
   }
 }
 

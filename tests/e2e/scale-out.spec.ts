@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -8,7 +7,11 @@ import { openDatabase, type Database } from '../../src/server/db/client.ts';
 import { pricePlans, statusChecks, users } from '../../src/server/db/schema.ts';
 import { BLOCKED_KEY_MESSAGE } from '../../src/server/data-api/access.ts';
 import { createApiKey } from '../../src/server/services/api-keys.ts';
-import { InstanceProcess as Instance } from '../../scripts/instance-process.ts';
+import {
+  dropInstanceSchema,
+  InstanceProcess as Instance,
+  prepareInstanceSchema,
+} from '../../scripts/instance-process.ts';
 import { RoundRobinProxy } from '../../scripts/bench/round-robin-proxy.ts';
 import { freePort } from '../integration/free-port.ts';
 
@@ -62,16 +65,6 @@ test.describe('the product scaled out to two instances of each server', () => {
   let siteProxy: RoundRobinProxy;
   let siteUrl: string;
 
-  async function admin(statement: string): Promise<void> {
-    const { default: postgres } = await import('postgres');
-    const connection = postgres(DATABASE_URL ?? '', { max: 1, onnotice: () => undefined });
-    try {
-      await connection.unsafe(statement);
-    } finally {
-      await connection.end();
-    }
-  }
-
   /**
    * A new account signed in with a password through one site address, as the sign-in form does: the
    * identity provider's account first, then the site's sign-in, which opens the account here.
@@ -121,6 +114,45 @@ test.describe('the product scaled out to two instances of each server', () => {
     return keyFor(user?.id ?? '', planCode);
   }
 
+  /**
+   * Restarts each instance in turn, as an orchestrator rolls out a release (SIGTERM, start again, back in
+   * the balancer), while `workers` callers each ask for the next of `urls` every 20 ms; answers how the
+   * requests ended, by status or failure.
+   */
+  async function rollingRestart(
+    instances: readonly Instance[],
+    balancer: RoundRobinProxy,
+    urls: readonly string[],
+    workers: number,
+  ): Promise<Map<string, number>> {
+    const outcomes = new Map<string, number>();
+    let running = true;
+    const worker = async (first: number): Promise<void> => {
+      for (let call = first; running; call += 1) {
+        const outcome = await fetch(urls[call % urls.length] ?? '', { redirect: 'manual' })
+          .then(async (res) => {
+            await res.arrayBuffer();
+            return String(res.status);
+          })
+          .catch((error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`);
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const load = Promise.all(Array.from({ length: workers }, (_, index) => worker(index)));
+    try {
+      for (const [index, instance] of instances.entries()) {
+        expect(await instance.stop(), instance.output).toBe(0);
+        await instance.start();
+        await expect.poll(() => balancer.readiness()[index], { timeout: 10_000 }).toBe(true);
+      }
+    } finally {
+      running = false;
+      await load;
+    }
+    return outcomes;
+  }
+
   /** One site instance's own address (not the balancer's). */
   function siteAt(index: number): string {
     return `http://127.0.0.1:${String(sites[index]?.port)}`;
@@ -133,7 +165,6 @@ test.describe('the product scaled out to two instances of each server', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(300_000);
-    await admin(`create schema ${schema}`);
     env = {
       DATABASE_URL: DATABASE_URL ?? '',
       DATABASE_SCHEMA: schema,
@@ -144,10 +175,7 @@ test.describe('the product scaled out to two instances of each server', () => {
       SHUTDOWN_DRAIN_MS: '1000',
       HOST: '127.0.0.1',
     };
-    for (const script of [['scripts/db-migrate.ts'], ['scripts/db-seed.ts', '--scale', 'test']]) {
-      const done = spawnSync(process.execPath, script, { env: { ...process.env, ...env }, encoding: 'utf8' });
-      expect(done.status, `${script.join(' ')}\n${done.stdout}${done.stderr}`).toBe(0);
-    }
+    await prepareInstanceSchema(env);
     database = openDatabase({ url: DATABASE_URL, schema, migrationsDir: path.resolve('db/migrations') });
     await database.db.insert(pricePlans).values([
       {
@@ -191,7 +219,7 @@ test.describe('the product scaled out to two instances of each server', () => {
     await Promise.all([dataProxy.stop(), siteProxy.stop()]);
     await Promise.all([...dataApis, ...sites].map((instance) => instance.stop().catch(() => undefined)));
     await database.close();
-    await admin(`drop schema if exists ${schema} cascade`);
+    await dropInstanceSchema(env);
   });
 
   test('a key’s per-minute budget is exact across both data API instances, and the dashboard shows every call answered', async () => {
@@ -312,55 +340,20 @@ test.describe('the product scaled out to two instances of each server', () => {
   test('a rolling restart of the data API under steady load loses no request', async () => {
     test.setTimeout(180_000);
     const { key } = await keyOn(UNLIMITED);
-    const outcomes = new Map<string, number>();
-    let running = true;
-    const worker = async (): Promise<void> => {
-      while (running) {
-        const outcome = await fetch(`${dataApiUrl}/stable/quote?symbol=MSFT&apikey=${key}`)
-          .then((res) => String(res.status))
-          .catch((error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`);
-        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const load = Promise.all([worker(), worker(), worker(), worker()]);
-    for (const [index, instance] of dataApis.entries()) {
-      expect(await instance.stop(), instance.output).toBe(0);
-      await instance.start();
-      await expect.poll(() => dataProxy.readiness()[index], { timeout: 10_000 }).toBe(true);
-    }
-    running = false;
-    await load;
+    const outcomes = await rollingRestart(
+      dataApis,
+      dataProxy,
+      [`${dataApiUrl}/stable/quote?symbol=MSFT&apikey=${key}`],
+      4,
+    );
     expect(Object.fromEntries(outcomes)).toEqual({ '200': outcomes.get('200') });
     expect(outcomes.get('200') ?? 0).toBeGreaterThan(50);
   });
 
   test('a rolling restart of the site under steady load loses no page and no API answer', async () => {
     test.setTimeout(180_000);
-    const paths = ['/', '/developer/docs/', '/api/status'];
-    const outcomes = new Map<string, number>();
-    let running = true;
-    const worker = async (first: number): Promise<void> => {
-      for (let call = first; running; call += 1) {
-        const url = `${siteUrl}${paths[call % paths.length] ?? '/'}`;
-        const outcome = await fetch(url, { redirect: 'manual' })
-          .then(async (res) => {
-            await res.arrayBuffer();
-            return String(res.status);
-          })
-          .catch((error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`);
-        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const load = Promise.all([worker(0), worker(1), worker(2)]);
-    for (const [index, instance] of sites.entries()) {
-      expect(await instance.stop(), instance.output).toBe(0);
-      await instance.start();
-      await expect.poll(() => siteProxy.readiness()[index], { timeout: 10_000 }).toBe(true);
-    }
-    running = false;
-    await load;
+    const urls = ['/', '/developer/docs/', '/api/status'].map((path) => `${siteUrl}${path}`);
+    const outcomes = await rollingRestart(sites, siteProxy, urls, 3);
     expect(Object.fromEntries(outcomes)).toEqual({ '200': outcomes.get('200') });
     expect(outcomes.get('200') ?? 0).toBeGreaterThan(30);
   });
